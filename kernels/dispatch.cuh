@@ -1,0 +1,62 @@
+// The one place where run-time choices become template parameters. Each dispatcher calls `f` with
+// a compile-time constant (std::integral_constant / a type tag), so a kernel launcher reads as
+//   dispatch_dtype(a.dtype, [&](auto t) { dispatch_vec<typename decltype(t)::type>(vec, ...); });
+// and a new dtype or width is one line here, not one more copy of every launcher.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <type_traits>
+
+#include "rope_kv.h"
+#include "rope_kv_device.cuh"
+
+namespace rkv::detail {
+
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+template <typename F>
+cudaError_t dispatch_dtype(DType d, F&& f) {
+  switch (d) {
+    case DType::bf16: return f(TypeTag<__nv_bfloat16>{});
+    case DType::fp16: return f(TypeTag<__half>{});
+    case DType::fp32: return f(TypeTag<float>{});
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <typename F>
+cudaError_t dispatch_cache(CacheDType c, F&& f) {
+  switch (c) {
+    case CacheDType::auto_: return f(std::integral_constant<CacheDType, CacheDType::auto_>{});
+    case CacheDType::fp8_e4m3: return f(std::integral_constant<CacheDType, CacheDType::fp8_e4m3>{});
+    case CacheDType::fp8_e5m2: return f(std::integral_constant<CacheDType, CacheDType::fp8_e5m2>{});
+  }
+  return cudaErrorInvalidValue;
+}
+
+// Elements per access: 16 bytes, 8 or 4; widths over 16 bytes for T are never instantiated.
+template <typename T, typename F>
+cudaError_t dispatch_vec(int vec, F&& f) {
+  auto run = [&](auto v) -> cudaError_t {
+    if constexpr (sizeof(T) * decltype(v)::value <= 16) return f(v);
+    return cudaErrorInvalidValue;
+  };
+  switch (vec) {
+    case 8: return run(std::integral_constant<int, 8>{});
+    case 4: return run(std::integral_constant<int, 4>{});
+    case 2: return run(std::integral_constant<int, 2>{});
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <typename F>
+cudaError_t dispatch_style(RopeStyle s, F&& f) {
+  if (s == RopeStyle::neox) return f(std::true_type{});
+  return f(std::false_type{});
+}
+
+}  // namespace rkv::detail

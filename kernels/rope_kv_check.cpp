@@ -1,0 +1,131 @@
+#include "rope_kv_check.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <sstream>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "work_plan.h"
+
+namespace rkv {
+namespace {
+
+template <typename... Parts>
+std::string line(Parts&&... parts) {
+  std::ostringstream os;
+  (os << ... << parts);
+  return os.str();
+}
+
+// Rows of a [T, H, D] view must not overlap each other (the outer strides cover the inner extent).
+std::string check_head_tensor(const char* name, const HeadTensor& v, std::int64_t tokens,
+                              int heads, int dim) {
+  if (v.data == nullptr) return line(name, " is null");
+  if (heads > 1 && v.head_stride < dim)
+    return line(name, ".head_stride = ", v.head_stride, " overlaps rows of ", dim, " elements");
+  if (tokens > 1 && v.token_stride < std::int64_t{heads - 1} * v.head_stride + dim)
+    return line(name, ".token_stride = ", v.token_stride, " overlaps the ", heads,
+                " heads of a token");
+  return "";
+}
+
+// Distinct (block, slot, head) entries must not overlap: sorted by stride, each paged dim's
+// stride must cover the extent of everything inside it.
+std::string check_cache_tensor(const char* name, const CacheTensor& c, const RopeKvArgs& a,
+                               int dim) {
+  if (c.data == nullptr) return line(name, " is null");
+  std::array<std::pair<std::int64_t, std::int64_t>, 3> dims{
+      {{c.block_stride, a.num_blocks}, {c.slot_stride, a.block_size}, {c.head_stride, a.num_kv_heads}}};
+  std::sort(dims.begin(), dims.end());
+  std::int64_t covered = dim;
+  for (const auto& [stride, extent] : dims) {
+    if (extent <= 1) continue;
+    if (stride < covered)
+      return line(name, " strides (block ", c.block_stride, ", slot ", c.slot_stride, ", head ",
+                  c.head_stride, ") make distinct entries overlap");
+    covered = stride * (extent - 1) + covered;
+  }
+  return "";
+}
+
+std::string check_scale(const char* name, const float* s, int count) {
+  if (s == nullptr) return line(name, " is missing (an fp8 cache needs it)");
+  for (int i = 0; i < count; ++i)
+    if (!(std::isfinite(s[i]) && s[i] > 0.f))
+      return line(name, "[", i, "] = ", s[i], " must be finite and > 0");
+  return "";
+}
+
+}  // namespace
+
+std::string check_rope_kv_inputs(const RopeKvArgs& a, const HostSideInputs& host) {
+  if (a.num_tokens < 0) return line("num_tokens = ", a.num_tokens, " is negative");
+  if (a.num_cache_tokens < 0 || a.num_cache_tokens > a.num_tokens)
+    return line("num_cache_tokens = ", a.num_cache_tokens, " must lie in [0, num_tokens = ",
+                a.num_tokens, "]");
+  if (a.num_q_heads <= 0 || a.num_kv_heads <= 0)
+    return line("heads ", a.num_q_heads, "x", a.num_kv_heads, " must be positive");
+  if (a.num_q_heads % a.num_kv_heads != 0)
+    return line("num_q_heads = ", a.num_q_heads, " is not a multiple of num_kv_heads = ",
+                a.num_kv_heads);
+  if (a.q_head_size <= 0 || a.k_head_size <= 0 || a.v_head_size <= 0)
+    return line("head sizes ", a.q_head_size, "/", a.k_head_size, "/", a.v_head_size,
+                " must be positive");
+  if (a.rot_dim <= 0 || a.rot_dim % 2 != 0)
+    return line("rot_dim = ", a.rot_dim, " must be even and positive");
+  if (a.rot_dim > a.k_head_size || a.q_rot_offset < 0 || a.q_rot_offset + a.rot_dim > a.q_head_size)
+    return line("rot_dim = ", a.rot_dim, " (q offset ", a.q_rot_offset,
+                ") does not fit head sizes q ", a.q_head_size, ", k ", a.k_head_size);
+  if (a.cos_sin_cache == nullptr || a.max_position <= 0)
+    return line("cos_sin_cache is missing or has max_position = ", a.max_position);
+  if (a.cos_sin_stride < a.rot_dim)
+    return line("cos_sin_stride = ", a.cos_sin_stride, " is shorter than rot_dim = ", a.rot_dim);
+  if (a.num_tokens > 0 && (a.positions == nullptr || host.positions == nullptr))
+    return "positions are missing";
+  for (std::int64_t t = 0; t < a.num_tokens; ++t)
+    if (host.positions[t] < 0 || host.positions[t] >= a.max_position)
+      return line("positions[", t, "] = ", host.positions[t], " is outside the cos/sin cache [0, ",
+                  a.max_position, ")");
+
+  std::string e = check_head_tensor("query", a.query, a.num_tokens, a.num_q_heads, a.q_head_size);
+  if (e.empty() && a.query_out.data != nullptr)
+    e = check_head_tensor("query_out", a.query_out, a.num_tokens, a.num_q_heads, a.q_head_size);
+  if (e.empty()) e = check_head_tensor("key", a.key, a.num_tokens, a.num_kv_heads, a.k_head_size);
+  if (!e.empty()) return e;
+
+  if (a.slot_mapping != nullptr) {
+    if (host.slot_mapping == nullptr) return "slot_mapping has no host copy to check";
+    if (a.block_size <= 0 || a.num_blocks <= 0)
+      return line("cache of ", a.num_blocks, " blocks of ", a.block_size, " slots is empty");
+    e = check_head_tensor("value", a.value, a.num_cache_tokens, a.num_kv_heads, a.v_head_size);
+    if (e.empty()) e = check_cache_tensor("key_cache", a.key_cache, a, a.k_head_size);
+    if (e.empty()) e = check_cache_tensor("value_cache", a.value_cache, a, a.v_head_size);
+    if (!e.empty()) return e;
+    const std::int64_t slots = a.num_blocks * a.block_size;
+    std::unordered_set<std::int64_t> seen;
+    seen.reserve(static_cast<std::size_t>(a.num_cache_tokens));
+    for (std::int64_t t = 0; t < a.num_cache_tokens; ++t) {
+      const std::int64_t s = host.slot_mapping[t];
+      if (s < -1 || s >= slots)
+        return line("slot_mapping[", t, "] = ", s, " is outside [-1, ", slots, ")");
+      if (s >= 0 && !seen.insert(s).second)
+        return line("slot_mapping[", t, "] = ", s, " repeats an earlier token's slot");
+    }
+    if (a.cache_dtype != CacheDType::auto_) {
+      const int n = a.scale_head_stride == 0 ? 1 : a.num_kv_heads;
+      e = check_scale("k_scale", host.k_scale, n);
+      if (e.empty()) e = check_scale("v_scale", host.v_scale, n);
+      if (!e.empty()) return e;
+    }
+  }
+  if (rope_kv_vector_elems(a) == 0)
+    return line("no supported access width: head sizes ", a.q_head_size, "/", a.k_head_size, "/",
+                a.v_head_size, ", rot_dim ", a.rot_dim,
+                " and the strides/pointers must allow 4-byte pair-aligned accesses");
+  return "";
+}
+
+}  // namespace rkv

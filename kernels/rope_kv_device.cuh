@@ -1,0 +1,197 @@
+// Device building blocks shared by the fused kernel and the unfused reference pair: vector
+// loads/stores, the exact fp32 rotation, and the cache-dtype conversion. Numerics live here once
+// so that "bit-exact" means one formula, checked three ways against the host golden model.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+
+#include <cstdint>
+
+#include "rope_kv.h"
+
+namespace rkv::detail {
+
+// ---- element types
+
+template <DType D>
+struct ScalarOf;
+template <>
+struct ScalarOf<DType::bf16> {
+  using type = __nv_bfloat16;
+};
+template <>
+struct ScalarOf<DType::fp16> {
+  using type = __half;
+};
+template <>
+struct ScalarOf<DType::fp32> {
+  using type = float;
+};
+
+__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
+__device__ __forceinline__ float to_float(float x) { return x; }
+
+template <typename T>
+__device__ __forceinline__ T from_float(float x);
+template <>
+__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) {
+  return __float2bfloat16_rn(x);
+}
+template <>
+__device__ __forceinline__ __half from_float<__half>(float x) {
+  return __float2half_rn(x);
+}
+template <>
+__device__ __forceinline__ float from_float<float>(float x) {
+  return x;
+}
+
+// ---- vectors: N elements moved by one access of up to 16 bytes (two when N*sizeof(T) is 32)
+
+constexpr int vec_align(int bytes) { return bytes < 16 ? bytes : 16; }
+
+template <typename T, int N>
+struct alignas(vec_align(sizeof(T) * N)) Vec {
+  T v[N];
+};
+
+template <typename T, int N>
+__device__ __forceinline__ Vec<T, N> load_vec(const T* p) {
+  return *reinterpret_cast<const Vec<T, N>*>(p);
+}
+template <typename T, int N>
+__device__ __forceinline__ void store_vec(T* p, const Vec<T, N>& v) {
+  *reinterpret_cast<Vec<T, N>*>(p) = v;
+}
+
+// ---- the rotation, in exactly op-spec.md's fp32 order; the intrinsics forbid contraction.
+
+__device__ __forceinline__ void rotate_pair(float x, float y, float c, float s, float& xo,
+                                            float& yo) {
+  xo = __fmaf_rn(x, c, -__fmul_rn(y, s));
+  yo = __fmaf_rn(y, c, __fmul_rn(x, s));
+}
+
+// cos/sin row entries as float, from a table stored in fp32 or in the q/k dtype.
+template <typename T, int N>
+__device__ __forceinline__ void load_cos_sin(const void* row, bool table_fp32, std::int64_t i,
+                                             float (&out)[N]) {
+  if (table_fp32) {
+    const Vec<float, N> v = load_vec<float, N>(static_cast<const float*>(row) + i);
+#pragma unroll
+    for (int j = 0; j < N; ++j) out[j] = v.v[j];
+  } else {
+    const Vec<T, N> v = load_vec<T, N>(static_cast<const T*>(row) + i);
+#pragma unroll
+    for (int j = 0; j < N; ++j) out[j] = to_float(v.v[j]);
+  }
+}
+
+// The rotated output of one work unit: one or two VEC-element chunks and the dims they start at.
+template <typename T, int VEC>
+struct RotatedChunks {
+  Vec<T, VEC> chunk[2];
+  int dim[2];
+  int count;
+};
+
+// Rotates unit `w` of one head row. The rotated window is dims [off, off + R).
+//  neox: unit w pairs the chunk at off + w*VEC with the chunk R/2 later (two chunks out);
+//  gptj: unit w is the chunk at off + w*VEC, holding VEC/2 interleaved pairs (one chunk out).
+template <typename T, int VEC, bool NEOX>
+__device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit(const T* row, int off, int rot_dim,
+                                                             int w, const void* cs_row,
+                                                             bool cs_fp32) {
+  RotatedChunks<T, VEC> out;
+  const int half = rot_dim / 2;
+  if constexpr (NEOX) {
+    const int dx = off + w * VEC;
+    const Vec<T, VEC> xv = load_vec<T, VEC>(row + dx);
+    const Vec<T, VEC> yv = load_vec<T, VEC>(row + dx + half);
+    float c[VEC], s[VEC];
+    load_cos_sin<T, VEC>(cs_row, cs_fp32, w * VEC, c);
+    load_cos_sin<T, VEC>(cs_row, cs_fp32, half + w * VEC, s);
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+      float xo, yo;
+      rotate_pair(to_float(xv.v[j]), to_float(yv.v[j]), c[j], s[j], xo, yo);
+      out.chunk[0].v[j] = from_float<T>(xo);
+      out.chunk[1].v[j] = from_float<T>(yo);
+    }
+    out.dim[0] = dx;
+    out.dim[1] = dx + half;
+    out.count = 2;
+  } else {
+    constexpr int P = VEC / 2;
+    const int d = off + w * VEC;
+    const Vec<T, VEC> v = load_vec<T, VEC>(row + d);
+    float c[P], s[P];
+    load_cos_sin<T, P>(cs_row, cs_fp32, w * P, c);
+    load_cos_sin<T, P>(cs_row, cs_fp32, half + w * P, s);
+#pragma unroll
+    for (int j = 0; j < P; ++j) {
+      float xo, yo;
+      rotate_pair(to_float(v.v[2 * j]), to_float(v.v[2 * j + 1]), c[j], s[j], xo, yo);
+      out.chunk[0].v[2 * j] = from_float<T>(xo);
+      out.chunk[0].v[2 * j + 1] = from_float<T>(yo);
+    }
+    out.dim[0] = d;
+    out.dim[1] = 0;
+    out.count = 1;
+  }
+  return out;
+}
+
+// The dim where pass-through unit `c` starts: chunks outside the rotated window [off, off + R).
+__device__ __forceinline__ int passthrough_dim(int c, int vec, int off, int rot_dim) {
+  const int d = c * vec;
+  return d < off ? d : d + rot_dim;
+}
+
+// ---- cache entries
+
+template <typename T, CacheDType C>
+struct CacheElem {
+  using type = std::uint8_t;  // fp8 kinds
+};
+template <typename T>
+struct CacheElem<T, CacheDType::auto_> {
+  using type = T;
+};
+
+template <CacheDType C>
+__device__ __forceinline__ std::uint8_t float_to_fp8(float x) {
+  constexpr __nv_fp8_interpretation_t kind = C == CacheDType::fp8_e4m3 ? __NV_E4M3 : __NV_E5M2;
+  return static_cast<std::uint8_t>(__nv_cvt_float_to_fp8(x, __NV_SATFINITE, kind));
+}
+
+// Address of the cache entry (slot, head, dim) through the view's strides.
+template <typename E>
+__device__ __forceinline__ E* cache_entry(const CacheTensor& c, std::int64_t slot, int block_size,
+                                          int head, int dim) {
+  const std::int64_t block = slot / block_size;
+  const std::int64_t offset = slot - block * block_size;
+  return static_cast<E*>(c.data) + block * c.block_stride + offset * c.slot_stride +
+         head * c.head_stride + dim;
+}
+
+// Stores one chunk of (already rounded) q/k/v-dtype values into the cache: the bits themselves
+// for `auto`, fp8(x / scale) with an IEEE division otherwise.
+template <typename T, CacheDType C, int VEC>
+__device__ __forceinline__ void store_cache_chunk(typename CacheElem<T, C>::type* dst,
+                                                  const Vec<T, VEC>& v, float scale) {
+  if constexpr (C == CacheDType::auto_) {
+    (void)scale;
+    store_vec<T, VEC>(dst, v);
+  } else {
+    Vec<std::uint8_t, VEC> q;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) q.v[j] = float_to_fp8<C>(__fdiv_rn(to_float(v.v[j]), scale));
+    store_vec<std::uint8_t, VEC>(dst, q);
+  }
+}
+
+}  // namespace rkv::detail

@@ -1,0 +1,136 @@
+// rope_kv_fused: RoPE on q and k plus the paged cache write of k and v, in one launch.
+//
+// One thread per work unit (work_plan.h), flattened over [token, unit]: at N=1 a 32x8x128 bf16
+// case is 512 threads spread over several CTAs, at large N millions, with no idle lanes for
+// GQA/MQA. Each thread loads its 16-byte chunks before it stores, and k is rotated and cached from
+// registers, so k is read once (the unfused pair reads it twice).
+#include <limits>
+
+#include "dispatch.cuh"
+#include "rope_kv.h"
+#include "rope_kv_device.cuh"
+#include "work_plan.h"
+
+namespace rkv {
+namespace detail {
+
+constexpr int kFusedThreads = 128;
+
+template <typename T, CacheDType C, int VEC, bool NEOX>
+__global__ void __launch_bounds__(kFusedThreads)
+    rope_kv_fused_kernel(const RopeKvArgs a, const WorkPlan p, const std::int64_t total_units) {
+  using CacheT = typename CacheElem<T, C>::type;
+  const std::int64_t gid = std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x;
+  if (gid >= total_units) return;
+  // 32-bit division when the index space allows it: the common case, and much cheaper.
+  std::int64_t t;
+  int u;
+  if (total_units <= 0xffffffffLL) {
+    const auto g = static_cast<std::uint32_t>(gid);
+    const auto per = static_cast<std::uint32_t>(p.units_per_token);
+    t = g / per;
+    u = static_cast<int>(g - static_cast<std::uint32_t>(t) * per);
+  } else {
+    t = gid / p.units_per_token;
+    u = static_cast<int>(gid - t * p.units_per_token);
+  }
+
+  if (u < p.q_end) {
+    // query: [T, Hq, Dq] -> query_out (or in place)
+    const int h = u / p.q_units;
+    const int w = u - h * p.q_units;
+    const T* src = static_cast<const T*>(a.query.data) + t * a.query.token_stride +
+                   std::int64_t{h} * a.query.head_stride;
+    T* dst = a.query_out.data == nullptr
+                 ? const_cast<T*>(src)
+                 : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride +
+                       std::int64_t{h} * a.query_out.head_stride;
+    if (w < p.q_rot) {
+      const void* cs_row = static_cast<const char*>(a.cos_sin_cache) +
+                           a.positions[t] * a.cos_sin_stride * (a.cos_sin_fp32 ? 4 : sizeof(T));
+      const RotatedChunks<T, VEC> r =
+          rotate_unit<T, VEC, NEOX>(src, a.q_rot_offset, a.rot_dim, w, cs_row, a.cos_sin_fp32);
+#pragma unroll
+      for (int i = 0; i < (NEOX ? 2 : 1); ++i) store_vec<T, VEC>(dst + r.dim[i], r.chunk[i]);
+    } else {
+      const int d = passthrough_dim(w - p.q_rot, VEC, a.q_rot_offset, a.rot_dim);
+      store_vec<T, VEC>(dst + d, load_vec<T, VEC>(src + d));
+    }
+    return;
+  }
+
+  // Only the first Tc tokens own a slot; -1 (or no mapping) means nothing goes to the cache.
+  const std::int64_t slot =
+      (a.slot_mapping != nullptr && t < a.num_cache_tokens) ? a.slot_mapping[t] : -1;
+
+  if (u < p.k_end) {
+    // key: [T, Hkv, Dk] -> rotated in place (unless !write_back_key) and into key_cache
+    const int uk = static_cast<int>(u - p.q_end);
+    const int h = uk / p.k_units;
+    const int w = uk - h * p.k_units;
+    T* row = static_cast<T*>(a.key.data) + t * a.key.token_stride +
+             std::int64_t{h} * a.key.head_stride;
+    const float scale = C == CacheDType::auto_ ? 1.f : a.k_scale[h * a.scale_head_stride];
+    if (w < p.k_rot) {
+      const void* cs_row = static_cast<const char*>(a.cos_sin_cache) +
+                           a.positions[t] * a.cos_sin_stride * (a.cos_sin_fp32 ? 4 : sizeof(T));
+      const RotatedChunks<T, VEC> r =
+          rotate_unit<T, VEC, NEOX>(row, 0, a.rot_dim, w, cs_row, a.cos_sin_fp32);
+#pragma unroll
+      for (int i = 0; i < (NEOX ? 2 : 1); ++i) {
+        if (a.write_back_key) store_vec<T, VEC>(row + r.dim[i], r.chunk[i]);
+        if (slot >= 0)
+          store_cache_chunk<T, C, VEC>(
+              cache_entry<CacheT>(a.key_cache, slot, a.block_size, h, r.dim[i]), r.chunk[i],
+              scale);
+      }
+    } else if (slot >= 0) {
+      const int d = passthrough_dim(w - p.k_rot, VEC, 0, a.rot_dim);
+      store_cache_chunk<T, C, VEC>(cache_entry<CacheT>(a.key_cache, slot, a.block_size, h, d),
+                                   load_vec<T, VEC>(row + d), scale);
+    }
+    return;
+  }
+
+  if (slot < 0) return;
+  // value: [Tc, Hkv, Dv] -> value_cache
+  const int uv = static_cast<int>(u - p.k_end);
+  const int h = uv / p.v_units;
+  const int d = (uv - h * p.v_units) * VEC;
+  const T* row = static_cast<const T*>(a.value.data) + t * a.value.token_stride +
+                 std::int64_t{h} * a.value.head_stride;
+  const float scale = C == CacheDType::auto_ ? 1.f : a.v_scale[h * a.scale_head_stride];
+  store_cache_chunk<T, C, VEC>(cache_entry<CacheT>(a.value_cache, slot, a.block_size, h, d),
+                               load_vec<T, VEC>(row + d), scale);
+}
+
+}  // namespace detail
+
+cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
+  using namespace detail;
+  if (a.num_tokens < 0 || a.num_cache_tokens < 0 || a.num_cache_tokens > a.num_tokens)
+    return cudaErrorInvalidValue;
+  if (a.num_tokens == 0) return cudaSuccess;
+  const int vec = rope_kv_vector_elems(a);
+  if (vec == 0) return cudaErrorInvalidValue;
+  const WorkPlan plan = make_fused_plan(a, vec);
+  const std::int64_t total = a.num_tokens * plan.units_per_token;
+  if (total == 0) return cudaSuccess;
+  const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
+  if (blocks > std::numeric_limits<int>::max()) return cudaErrorInvalidConfiguration;
+
+  return dispatch_dtype(a.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return dispatch_cache(a.cache_dtype, [&](auto cache) {
+      return dispatch_vec<T>(vec, [&](auto v) {
+        return dispatch_style(a.style, [&](auto neox) {
+          rope_kv_fused_kernel<T, decltype(cache)::value, decltype(v)::value, decltype(neox)::value>
+              <<<static_cast<unsigned>(blocks), kFusedThreads, 0, stream>>>(a, plan, total);
+          return cudaGetLastError();
+        });
+      });
+    });
+  });
+}
+
+}  // namespace rkv

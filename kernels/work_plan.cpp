@@ -1,0 +1,78 @@
+#include "work_plan.h"
+
+#include <cstddef>
+
+namespace rkv {
+namespace {
+
+std::size_t scalar_bytes(DType d) { return d == DType::fp32 ? 4 : 2; }
+
+bool aligned(const void* p, std::size_t bytes) {
+  return reinterpret_cast<std::uintptr_t>(p) % bytes == 0;
+}
+
+bool head_tensor_fits(const HeadTensor& t, int vec, std::size_t elem) {
+  if (t.data == nullptr) return true;
+  return aligned(t.data, vec * elem) && t.token_stride % vec == 0 && t.head_stride % vec == 0;
+}
+
+bool cache_tensor_fits(const CacheTensor& c, int vec, std::size_t elem) {
+  if (c.data == nullptr) return true;
+  return aligned(c.data, vec * elem) && c.block_stride % vec == 0 && c.slot_stride % vec == 0 &&
+         c.head_stride % vec == 0;
+}
+
+}  // namespace
+
+bool vector_width_fits(const RopeKvArgs& a, int vec) {
+  const std::size_t elem = scalar_bytes(a.dtype);
+  if (vec < 2 || vec * elem > 16) return false;
+  const int half = a.rot_dim / 2;
+  // Rotation window: neox chunks must not straddle the x/y halves, gptj chunks hold whole pairs.
+  const int window = a.style == RopeStyle::neox ? half : a.rot_dim;
+  if (window % vec != 0 || a.q_rot_offset % vec != 0) return false;
+  if (a.q_head_size % vec != 0 || a.k_head_size % vec != 0 || a.v_head_size % vec != 0)
+    return false;
+  if (!head_tensor_fits(a.query, vec, elem) || !head_tensor_fits(a.query_out, vec, elem) ||
+      !head_tensor_fits(a.key, vec, elem) || !head_tensor_fits(a.value, vec, elem))
+    return false;
+  const std::size_t cache_elem = a.cache_dtype == CacheDType::auto_ ? elem : 1;
+  if (writes_cache(a) && (!cache_tensor_fits(a.key_cache, vec, cache_elem) ||
+                          !cache_tensor_fits(a.value_cache, vec, cache_elem)))
+    return false;
+  // cos/sin: each unit reads `per_unit` entries at multiples of per_unit, from the row start and
+  // from R/2; the access is min(16, per_unit * entry) bytes wide.
+  const int per_unit = a.style == RopeStyle::neox ? vec : vec / 2;
+  const std::size_t cs_elem = a.cos_sin_fp32 ? 4 : elem;
+  std::size_t access = per_unit * cs_elem;
+  if (access > 16) access = 16;
+  return aligned(a.cos_sin_cache, access) && (a.cos_sin_stride * cs_elem) % access == 0 &&
+         (half * cs_elem) % access == 0;
+}
+
+int rope_kv_vector_elems(const RopeKvArgs& a) {
+  for (int vec = 8; vec >= 2; vec /= 2)
+    if (vector_width_fits(a, vec)) return vec;
+  return 0;
+}
+
+WorkPlan make_fused_plan(const RopeKvArgs& a, int vec) {
+  WorkPlan p;
+  p.vec = vec;
+  const bool cache = writes_cache(a);
+  p.q_rot = rotation_units(a, vec);
+  p.q_pass = a.query_out.data != nullptr ? (a.q_head_size - a.rot_dim) / vec : 0;
+  if (a.write_back_key || cache) {
+    p.k_rot = rotation_units(a, vec);
+    p.k_pass = cache ? (a.k_head_size - a.rot_dim) / vec : 0;
+  }
+  p.v_units = cache ? a.v_head_size / vec : 0;
+  p.q_units = p.q_rot + p.q_pass;
+  p.k_units = p.k_rot + p.k_pass;
+  p.q_end = std::int64_t{a.num_q_heads} * p.q_units;
+  p.k_end = p.q_end + std::int64_t{a.num_kv_heads} * p.k_units;
+  p.units_per_token = p.k_end + std::int64_t{a.num_kv_heads} * p.v_units;
+  return p;
+}
+
+}  // namespace rkv

@@ -1,0 +1,41 @@
+// How the fused kernel splits a token's work into independent units, one per thread.
+//
+// A unit is one VEC-element chunk (two for neox rotation, which pairs a chunk with the chunk R/2
+// later). A token's units are laid out [q rows][k rows][v rows]; inside a row the rotation units
+// come first, then the pass-through units (dims outside the rotated window), which exist only when
+// they must be copied somewhere (q into query_out, k into the cache). Every thread has work at
+// every shape: GQA/MQA only shrink the k and v segments.
+#pragma once
+
+#include <cstdint>
+
+#include "rope_kv.h"
+
+namespace rkv {
+
+struct WorkPlan {
+  int vec = 0;                        // elements per access
+  int q_rot = 0, q_pass = 0;          // units per q row
+  int k_rot = 0, k_pass = 0;          // units per k row
+  int v_units = 0;                    // units per v row
+  int q_units = 0, k_units = 0;       // q_rot + q_pass, k_rot + k_pass
+  std::int64_t q_end = 0, k_end = 0;  // token-local unit index where the k / v segments start
+  std::int64_t units_per_token = 0;
+};
+
+// True when any token can be written to the cache at all.
+inline bool writes_cache(const RopeKvArgs& a) {
+  return a.slot_mapping != nullptr && a.num_cache_tokens > 0;
+}
+
+// Units of rotation per row: neox pairs two chunks per unit, gptj holds the pairs in one chunk.
+inline int rotation_units(const RopeKvArgs& a, int vec) {
+  return a.style == RopeStyle::neox ? a.rot_dim / 2 / vec : a.rot_dim / vec;
+}
+
+WorkPlan make_fused_plan(const RopeKvArgs& a, int vec);
+
+// True when every pointer, stride, size and window offset of `a` allows `vec`-element accesses.
+bool vector_width_fits(const RopeKvArgs& a, int vec);
+
+}  // namespace rkv

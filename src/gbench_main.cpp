@@ -1,0 +1,111 @@
+// rope-kv-gbench: the same cases as `rope-kv-bench bench`, registered as Google Benchmark
+// benchmarks, for users who live in that ecosystem (--benchmark_filter, repetitions, its JSON and
+// its compare.py). Each iteration replays a CUDA graph of kLaunchesPerIteration launches and
+// reports the per-launch time as manual time, with the operation's minimum bytes as bytes
+// processed, so bytes_per_second is the achieved bandwidth.
+//
+//   rope-kv-gbench --config configs/seed-table.json --benchmark_filter='fused\|.*N=1$'
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli.h"
+#include "cuda_check.h"
+#include "device_buffers.h"
+#include "rope_kv.h"
+#include "unfused_pair.h"
+#include "workload.h"
+
+namespace rkv {
+namespace {
+
+constexpr int kLaunchesPerIteration = 20;
+
+// Buffers are built when a case's first benchmark runs, so a filtered run allocates only what it
+// times, and shared by that case's variants.
+std::shared_ptr<DeviceCase> case_buffers(const CaseSpec& spec) {
+  static std::map<std::string, std::shared_ptr<DeviceCase>> cache;
+  auto& slot = cache[spec.id()];
+  if (!slot) {
+    cache.clear();  // one case resident at a time: the benchmarks of a case run back to back
+    slot = std::make_shared<DeviceCase>(spec);
+    cache[spec.id()] = slot;
+  }
+  return slot;
+}
+
+cudaError_t launch_variant(const std::string& variant, const DeviceCase& dc, cudaStream_t s) {
+  if (variant == "fused") return rope_kv_fused(dc.fused_args(), s);
+  if (variant == "pair") return unfused_pair(dc.pair_args(), s);
+  if (variant == "rope") return rope_inplace(dc.pair_args(), s);
+  return cache_write(dc.pair_args(), s);
+}
+
+void run_case(benchmark::State& state, const CaseSpec& spec, const std::string& variant) {
+  try {
+    const std::shared_ptr<DeviceCase> dc = case_buffers(spec);
+    cudaStream_t stream;
+    cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    cuda_check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "begin capture");
+    for (int k = 0; k < kLaunchesPerIteration; ++k)
+      cuda_check(launch_variant(variant, *dc, stream), variant);
+    cuda_check(cudaStreamEndCapture(stream, &graph), "end capture");
+    cuda_check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+    cudaEvent_t start, stop;
+    cuda_check(cudaEventCreate(&start), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
+    for (auto _ : state) {
+      cuda_check(cudaEventRecord(start, stream), "cudaEventRecord");
+      cuda_check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+      cuda_check(cudaEventRecord(stop, stream), "cudaEventRecord");
+      cuda_check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+      float ms = 0;
+      cuda_check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+      state.SetIterationTime(ms * 1e-3 / kLaunchesPerIteration);
+    }
+    state.SetBytesProcessed(state.iterations() * min_bytes_moved(dc->plan, dc->host));
+    state.counters["launches_per_iteration"] = kLaunchesPerIteration;
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(stream);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+}  // namespace
+}  // namespace rkv
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);  // takes the --benchmark_* flags, leaves ours
+  std::vector<const char*> args{argv[0], "bench"};
+  for (int i = 1; i < argc; ++i)
+    args.push_back(argv[i]);
+  const rkv::ParseOutcome parsed = rkv::parse_cli(static_cast<int>(args.size()), args.data());
+  if (!parsed.invocation) {
+    std::fputs(parsed.message.c_str(), parsed.exit_code == 0 ? stdout : stderr);
+    return parsed.exit_code;
+  }
+  if (const std::string problem = rkv::cuda_device_problem(); !problem.empty()) {
+    std::fprintf(stderr, "rope-kv-gbench: error: %s (needs an NVIDIA GPU)\n", problem.c_str());
+    return rkv::kExitUsage;
+  }
+  for (const rkv::CaseSpec& spec : parsed.invocation->plan.cases)
+    for (const char* variant : {"fused", "pair", "rope", "cache_write"})
+      benchmark::RegisterBenchmark(
+          fmt::format("{}|{}", variant, spec.id()).c_str(),
+          [spec, v = std::string(variant)](benchmark::State& s) { rkv::run_case(s, spec, v); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,30 @@
+// How `bench` times a case: the mode and the nvbench-style stopping rule. Every report row names
+// the mode it was taken in; the defaults are the careful ones (see docs/methodology.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rkv {
+
+enum class TimingMode { cold, warm, graph, wall };
+std::string to_string(TimingMode m);
+std::optional<TimingMode> parse_timing_mode(const std::string& s);
+
+struct TimingOptions {
+  std::vector<TimingMode> modes{TimingMode::graph};
+  // Stopping rule, per variant: at least min_samples samples and min_time_s of measured time,
+  // then stop once the relative noise (IQR / median) is under max_noise, or at timeout_s.
+  int min_samples = 10;
+  double max_noise = 0.005;  // fraction (0.5 %)
+  double min_time_s = 0.05;
+  double timeout_s = 2.0;
+  double warmup_s = 0.02;  // warm-up by time, with at least warmup_min launches
+  int warmup_min = 3;
+  int graph_launches = 100;  // launches captured per graph (graph mode: one sample = one replay)
+  int wall_launches = 100;   // launches per host-clock sample (wall mode)
+  int batch_launches = 20;   // launches per event pair in warm mode (one sample = batch mean)
+};
+
+}  // namespace rkv

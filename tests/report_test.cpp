@@ -1,0 +1,248 @@
+#include "report.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "report_fixture.h"
+
+namespace rkv {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::base_report;
+using testing::timed_case;
+
+// A report touching every field: a timed case with every CaseSpec option off its default, an
+// incorrect validate-only case, and a case whose speedup could not be computed.
+Report full_report() {
+  Report r = base_report();
+  CaseResult a = timed_case(DType::fp16, CacheDType::fp8_e4m3, 8, 2048, "graph", 20.0, 8.0);
+  a.spec.heads = HeadConfig{64, 8, 96, false};
+  a.spec.style = RopeStyle::gptj;
+  a.spec.rot_dim = 48;
+  a.spec.layout = *CacheLayout::parse("packed_hnd");
+  a.spec.block_size = 32;
+  a.spec.scale = ScaleKind::per_head;
+  a.spec.slots = SlotMode::padded;
+  a.spec.query_out = QueryOut::separate;
+  a.spec.key_out = KeyOut::cache_only;
+  a.spec.cos_sin_fp32 = true;
+  a.spec.seed = 0xFFFFFFFFFFFFFFF0ull;  // beyond 2^53: must survive as an integer
+  a.id = a.spec.id();
+  a.repro = "rope-kv-bench bench " + a.spec.repro_args();
+  CaseResult b = timed_case(DType::bf16, CacheDType::fp8_e5m2, 1, 7, "", 0, 0);
+  b.spec.heads = *HeadConfig::parse("mla:16");
+  b.spec.slots = SlotMode::rope_only;
+  b.id = b.spec.id();
+  b.repro = "rope-kv-bench validate " + b.spec.repro_args();
+  b.validation = Disposition::incorrect;
+  b.mismatches = 12;
+  b.first_mismatch = "key_cache block 0 offset 3 head 0 dim 17";
+  b.detail = "fused differs from golden";
+  b.variants.clear();
+  b.speedup.reset();
+  CaseResult c = timed_case(DType::bf16, CacheDType::auto_, 8, 1, "cold", 5.0, 2.0);
+  c.variants[0].us = Summary{};  // fused not measured: no speedup, NaN where it would be
+  c.speedup = speedup(c.variants[1].us, c.variants[0].us);
+  r.cases = {a, b, c};
+  r.complete = false;
+  return r;
+}
+
+std::string temp_dir(const std::string& name) {
+  const fs::path p =
+      fs::temp_directory_path() / ("rkv_report_test_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(p);
+  return p.string();
+}
+
+TEST(ReportJson, RoundTripKeepsEveryField) {
+  const Report r = full_report();
+  const json j = r;
+  const Report back = json::parse(j.dump()).get<Report>();
+  // Any forgotten field shows up as a difference. Text, not json ==, since NaN != NaN.
+  EXPECT_EQ(json(back).dump(), j.dump());
+
+  EXPECT_EQ(back.schema_version, kReportSchemaVersion);
+  EXPECT_EQ(back.argv, r.argv);
+  EXPECT_FALSE(back.complete);
+  EXPECT_EQ(back.device.fingerprint(), "NVIDIA H200|132|580.159.04|12.8");
+  EXPECT_DOUBLE_EQ(back.device.launch_floor_us.at("cold"), 4.5);
+  EXPECT_EQ(back.timing.modes, r.timing.modes);
+  EXPECT_EQ(back.timing.batch_launches, 16);
+
+  const CaseSpec& s = back.cases[0].spec;
+  const CaseSpec& want = r.cases[0].spec;
+  EXPECT_EQ(s.dtype, want.dtype);
+  EXPECT_EQ(s.cache_dtype, want.cache_dtype);
+  EXPECT_EQ(s.heads, want.heads);
+  EXPECT_EQ(s.style, want.style);
+  EXPECT_EQ(s.rot_dim, want.rot_dim);
+  EXPECT_EQ(s.layout, want.layout);
+  EXPECT_EQ(s.tokens, want.tokens);
+  EXPECT_EQ(s.block_size, want.block_size);
+  EXPECT_EQ(s.scale, want.scale);
+  EXPECT_EQ(s.slots, want.slots);
+  EXPECT_EQ(s.query_out, want.query_out);
+  EXPECT_EQ(s.key_out, want.key_out);
+  EXPECT_EQ(s.cos_sin_fp32, want.cos_sin_fp32);
+  EXPECT_EQ(s.seed, want.seed);
+  EXPECT_EQ(s.id(), r.cases[0].id);
+  EXPECT_EQ(back.cases[1].spec.heads, r.cases[1].spec.heads);
+
+  const CaseResult& c0 = back.cases[0];
+  ASSERT_EQ(c0.variants.size(), 4u);
+  EXPECT_EQ(c0.variants[3].variant, "cache_write");
+  EXPECT_DOUBLE_EQ(c0.variants[0].us.q3, r.cases[0].variants[0].us.q3);
+  EXPECT_EQ(c0.variants[0].throttled_samples, 2);
+  ASSERT_TRUE(c0.speedup.has_value());
+  EXPECT_DOUBLE_EQ(c0.speedup->median, 2.5);
+
+  EXPECT_EQ(back.cases[1].validation, Disposition::incorrect);
+  EXPECT_EQ(back.cases[1].mismatches, 12);
+  EXPECT_FALSE(back.cases[1].speedup.has_value());
+  ASSERT_TRUE(back.cases[2].speedup.has_value());
+  EXPECT_TRUE(std::isnan(back.cases[2].speedup->median));  // NaN -> null -> NaN
+}
+
+TEST(ReportJson, KeysNameTheirUnits) {
+  const json j = full_report();
+  EXPECT_EQ(j.at("schema_version"), 1);
+  EXPECT_TRUE(j.at("device").contains("copy_bandwidth_gbps"));
+  EXPECT_TRUE(j.at("device").at("launch_floor_us").contains("graph"));
+  const json& v = j.at("cases")[0].at("variants")[0];
+  for (const char* key :
+       {"median_us", "q1_us", "q3_us", "min_us", "max_us", "mean_us", "stdev_us", "rel_noise", "n"})
+    EXPECT_TRUE(v.contains(key)) << key;
+  EXPECT_TRUE(j.at("cases")[0].contains("min_bytes"));
+  EXPECT_TRUE(j.at("cases")[0].contains("fused_gbps"));
+  EXPECT_EQ(j.at("cases")[0].at("validation").at("disposition"), "passed");
+  EXPECT_TRUE(j.at("cases")[1].at("speedup").is_null());
+  EXPECT_EQ(j.at("cases")[0].at("spec").at("seed").get<std::uint64_t>(), 0xFFFFFFFFFFFFFFF0ull);
+}
+
+TEST(ReportJson, IntegerVersionsAreRead) {
+  json j = full_report();
+  j["device"]["driver_version"] = 12080;
+  j["device"]["runtime_version"] = 12080;
+  const Report r = j.get<Report>();
+  EXPECT_EQ(r.device.driver_version, "12080");
+  EXPECT_EQ(cuda_version_string(12080), "12.8");
+  EXPECT_EQ(cuda_version_string(12040), "12.4");
+}
+
+TEST(ReportJson, ErrorsNameTheKeyPath) {
+  json j = full_report();
+  j["cases"][0]["spec"]["dtype"] = "bf17";
+  try {
+    (void)j.get<Report>();
+    FAIL() << "expected ReportFormatError";
+  } catch (const ReportFormatError& e) {
+    EXPECT_STREQ(e.what(), "cases[0].spec.dtype: unknown value 'bf17'");
+  }
+  json k = full_report();
+  k["cases"][2]["variants"][1].erase("median_us");
+  try {
+    (void)k.get<Report>();
+    FAIL() << "expected ReportFormatError";
+  } catch (const ReportFormatError& e) {
+    EXPECT_STREQ(e.what(), "cases[2].variants[1]: missing key 'median_us'");
+  }
+  json m = full_report();
+  m["device"]["sm_count"] = "many";
+  EXPECT_THROW((void)m.get<Report>(), ReportFormatError);
+}
+
+TEST(ReportFile, AtomicWriteCreatesFoldersAndLeavesNoTmp) {
+  const std::string dir = temp_dir("ok");
+  const std::string path = dir + "/nested/deeper/report.json";
+  Report r = full_report();
+  write_report_atomically(r, path);
+  EXPECT_TRUE(fs::exists(path));
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_EQ(json(read_report(path)).dump(), json(r).dump());
+
+  r.cases.pop_back();  // overwrite with a different report
+  write_report_atomically(r, path);
+  EXPECT_EQ(read_report(path).cases.size(), 2u);
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  fs::remove_all(dir);
+}
+
+TEST(ReportFile, UnwritableFolderThrowsOneLine) {
+  // A regular file where a folder should be: fails even for root, unlike chmod.
+  const std::string dir = temp_dir("blocked");
+  fs::create_directories(dir);
+  std::ofstream(dir + "/file") << "x";
+  const std::string path = dir + "/file/report.json";
+  try {
+    write_report_atomically(full_report(), path);
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(path), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(ReportFile, FailedRenameKeepsTheOldFileAndRemovesTmp) {
+  // The target is a folder, so the rename after the full write fails: the interrupted-write case.
+  const std::string dir = temp_dir("rename");
+  const std::string path = dir + "/report.json";
+  fs::create_directories(path);
+  EXPECT_THROW(write_report_atomically(full_report(), path), std::runtime_error);
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_TRUE(fs::is_directory(path));
+  fs::remove_all(dir);
+}
+
+TEST(ReportFile, ReadErrorsAreClear) {
+  const std::string dir = temp_dir("read");
+  fs::create_directories(dir);
+  auto message = [](const std::string& path) -> std::string {
+    try {
+      (void)read_report(path);
+    } catch (const ReportFormatError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(message(dir + "/missing.json"), "report '" + dir + "/missing.json': no such file");
+
+  std::ofstream(dir + "/bad.json") << "{\"schema_version\": 1,";
+  EXPECT_NE(message(dir + "/bad.json").find("not valid JSON"), std::string::npos);
+
+  json j = full_report();
+  j["schema_version"] = 2;
+  std::ofstream(dir + "/v2.json") << j.dump();
+  EXPECT_EQ(message(dir + "/v2.json"),
+            "report '" + dir + "/v2.json': schema_version is 2; this rope-kv-bench reads 1");
+
+  std::ofstream(dir + "/other.json") << "{\"benchmarks\": []}";
+  EXPECT_NE(message(dir + "/other.json").find("no schema_version"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(Disposition, NamesRoundTrip) {
+  for (Disposition d : {Disposition::passed, Disposition::incorrect, Disposition::failed,
+                        Disposition::not_supported, Disposition::skipped})
+    EXPECT_EQ(parse_disposition(to_string(d)), d);
+  EXPECT_FALSE(parse_disposition("ok").has_value());
+}
+
+TEST(Report, UtcTimestampShape) {
+  const std::string t = utc_now_iso8601();
+  ASSERT_EQ(t.size(), 20u);
+  EXPECT_EQ(t[10], 'T');
+  EXPECT_EQ(t.back(), 'Z');
+}
+
+}  // namespace
+}  // namespace rkv

@@ -1,0 +1,237 @@
+// Config files: the committed configs plan what they promise; every mistake in a file is one line
+// naming the file and the key.
+#include "sweep_config.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "sweep_plan.h"
+
+#ifndef RKV_SOURCE_DIR
+#error "RKV_SOURCE_DIR must name the repository root (CMake defines it)"
+#endif
+
+namespace rkv {
+namespace {
+
+std::string config_path(const std::string& name) {
+  return std::string(RKV_SOURCE_DIR) + "/configs/" + name;
+}
+
+// Writes `text` to a fresh file under the test temp dir and returns its path.
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "rkv_cfg_" + name + ".json";
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string load_error(const std::string& name, const std::string& text) {
+  SweepConfig cfg;
+  return load_sweep_config(write_temp(name, text), &cfg).value_or("(accepted)");
+}
+
+SweepConfig load_ok(const std::string& path) {
+  SweepConfig cfg;
+  const auto err = load_sweep_config(path, &cfg);
+  EXPECT_FALSE(err) << err.value_or("");
+  return cfg;
+}
+
+TEST(SweepConfig, ReadsAxesTimingAndExtraCases) {
+  const std::string path = write_temp("good", R"({
+    "name": "t", "description": "d",
+    "axes": {"dtype": ["bf16", "fp16"], "tokens": [1, 8, "pow2:16:64"], "rot_dim": ["full", 32],
+             "heads": "32x8x128", "seed": 5},
+    "timing": {"modes": ["cold", "graph"], "min_samples": 20, "max_noise": 1, "min_time_s": 0.1,
+               "timeout_s": 3, "warmup_s": 0, "graph_launches": 50},
+    "extra_cases": [{"slots": "padded", "tokens": 7}, {"heads": "mla:16", "style": ["neox", "gptj"]}]
+  })");
+  const SweepConfig cfg = load_ok(path);
+  EXPECT_EQ(cfg.path, path);
+  EXPECT_EQ(cfg.name, "t");
+  EXPECT_EQ(cfg.description, "d");
+  EXPECT_EQ(cfg.axes.dtype, (std::vector<DType>{DType::bf16, DType::fp16}));
+  EXPECT_EQ(cfg.axes.tokens, (std::vector<std::int64_t>{1, 8, 16, 32, 64}));
+  ASSERT_EQ(cfg.axes.rot_dim.size(), 2u);
+  EXPECT_EQ(cfg.axes.rot_dim[1].value, 32);
+  EXPECT_EQ(cfg.axes.seed, std::vector<std::uint64_t>{5});
+  EXPECT_EQ(cfg.axes.layout.size(), 1u);  // not in the file: the default
+  EXPECT_EQ(cfg.timing.modes, (std::vector<TimingMode>{TimingMode::cold, TimingMode::graph}));
+  EXPECT_EQ(cfg.timing.min_samples, 20);
+  EXPECT_DOUBLE_EQ(cfg.timing.max_noise, 0.01);  // percent in the file
+  EXPECT_DOUBLE_EQ(cfg.timing.min_time_s, 0.1);
+  EXPECT_DOUBLE_EQ(cfg.timing.timeout_s, 3.0);
+  EXPECT_DOUBLE_EQ(cfg.timing.warmup_s, 0.0);
+  EXPECT_EQ(cfg.timing.graph_launches, 50);
+  EXPECT_EQ(cfg.timing.wall_launches, TimingOptions{}.wall_launches);
+  ASSERT_EQ(cfg.extra_cases.size(), 2u);
+  EXPECT_EQ(cfg.extra_cases[0].slots, std::vector<SlotMode>{SlotMode::padded});
+  // Extra cases start from the defaults, not from the file's axes.
+  EXPECT_EQ(cfg.extra_cases[0].dtype, std::vector<DType>{DType::bf16});
+  const SweepPlan p = plan_sweep(cfg.axes, cfg.extra_cases);
+  EXPECT_EQ(p.cases.size(), 2u * 5 * 2 + 1 + 2);
+  EXPECT_EQ(p.cases.back().id(), "bf16|auto|mla:16|gptj|nhd|N=1");
+}
+
+TEST(SweepConfig, MalformedJsonNamesFileAndLine) {
+  const std::string err =
+      load_error("malformed", "{\n  \"axes\": {\n    \"dtype\": [\"bf16\",]\n  }\n}\n");
+  EXPECT_NE(err.find("rkv_cfg_malformed.json: parse error at line 3"), std::string::npos) << err;
+  EXPECT_EQ(err.find("json.exception"), std::string::npos) << err;
+  EXPECT_EQ(err.find('\n'), std::string::npos);
+}
+
+TEST(SweepConfig, UnknownKeysAreErrorsNamingTheKey) {
+  EXPECT_NE(load_error("top", R"({"axis": {}})")
+                .find("rkv_cfg_top.json: unknown key 'axis' at the top level (expected one of "
+                      "name, description, axes, timing, extra_cases)"),
+            std::string::npos);
+  EXPECT_NE(load_error("axiskey", R"({"axes": {"dtypes": ["bf16"]}})")
+                .find("rkv_cfg_axiskey.json: axes: unknown key 'dtypes' (expected one of dtype,"),
+            std::string::npos);
+  EXPECT_NE(load_error("timingkey", R"({"timing": {"mode": "graph"}})")
+                .find("timing: unknown key 'mode' (expected one of modes, min_samples"),
+            std::string::npos);
+  EXPECT_NE(load_error("extrakey", R"({"extra_cases": [{"tokens": 7}, {"slot": "padded"}]})")
+                .find("extra_cases[1]: unknown key 'slot'"),
+            std::string::npos);
+}
+
+TEST(SweepConfig, WrongTypesAndBadValuesNameTheKey) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"name": 3})", "name: expected a string, got number"},
+      {R"([1, 2])", "expected a JSON object at the top, got array"},
+      {R"({"axes": []})", "axes: expected an object, got array"},
+      {R"({"axes": {"dtype": true}})", "axes.dtype: expected a string or an integer, got boolean"},
+      {R"({"axes": {"dtype": []}})", "axes.dtype: an empty array"},
+      {R"({"axes": {"dtype": [["bf16"]]}})",
+       "axes.dtype: expected a string or an integer, got array"},
+      {R"({"axes": {"tokens": [1, 7.5]}})",
+       "axes.tokens: expected a string or an integer, got a fractional number 7.5"},
+      {R"({"axes": {"dtype": ["bf61"]}})",
+       "axes.dtype: 'bf61' is not a dtype (one of bf16, fp16, fp32)"},
+      {R"({"axes": {"heads": ["32x7x128"]}})",
+       "axes.heads: 32x7x128: 32 query heads are not a multiple of 7 kv heads"},
+      {R"({"axes": {"rot_dim": [63]}})", "axes.rot_dim: '63' is odd"},
+      {R"({"axes": {"tokens": ["5:1"]}})",
+       "axes.tokens: '5:1' is not a range: start 5 is after end 1"},
+      {R"({"axes": {"tokens": [0]}})", "axes.tokens: '0' is out of range (1 to 1048576)"},
+      {R"({"timing": {"modes": "hot"}})", "timing.modes: 'hot' is not a timing mode"},
+      {R"({"timing": {"modes": []}})", "timing.modes: expected a mode name or a non-empty array"},
+      {R"({"timing": {"min_samples": "10"}})", "timing.min_samples: expected a number, got string"},
+      {R"({"timing": {"min_samples": 0}})", "timing.min_samples: '0' is out of range [1, 1000000]"},
+      {R"({"timing": {"min_samples": 2.5}})", "timing.min_samples: '2.5' is not an integer"},
+      {R"({"timing": {"max_noise": 0}})", "timing.max_noise: '0' is out of range (0, 100]"},
+      {R"({"timing": {"timeout_s": 0.1, "min_time_s": 1}})",
+       "timeout 0.1 s is shorter than min time 1 s"},
+      {R"({"extra_cases": {"tokens": 7}})", "extra_cases: expected an array, got object"},
+      {R"({"extra_cases": [7]})", "extra_cases[0]: expected an object, got number"},
+      {R"({"axes": {"tokens": [1], "tokens": [2]}})", "duplicate key 'tokens'"},
+  };
+  int i = 0;
+  for (const auto& [text, expected] : cases) {
+    const std::string name = "bad" + std::to_string(i++);
+    const std::string err = load_error(name, text);
+    EXPECT_NE(err.find("rkv_cfg_" + name + ".json: "), std::string::npos) << text << " -> " << err;
+    EXPECT_NE(err.find(expected), std::string::npos) << text << " -> " << err;
+    EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+  }
+}
+
+TEST(SweepConfig, MissingFileAndDirectory) {
+  SweepConfig cfg;
+  EXPECT_EQ(load_sweep_config("/nonexistent/x.json", &cfg).value_or(""),
+            "/nonexistent/x.json: no such file");
+  EXPECT_EQ(load_sweep_config(RKV_SOURCE_DIR "/configs", &cfg).value_or(""),
+            RKV_SOURCE_DIR "/configs: is a directory, not a JSON file");
+}
+
+TEST(TimingFields, FlagTextRulesAndUnits) {
+  TimingOptions t;
+  EXPECT_FALSE(set_timing_field(t, TimingField::modes, "wall,cold,wall"));
+  EXPECT_EQ(t.modes, (std::vector<TimingMode>{TimingMode::wall, TimingMode::cold}));
+  EXPECT_FALSE(set_timing_field(t, TimingField::max_noise, "2.5"));
+  EXPECT_DOUBLE_EQ(t.max_noise, 0.025);
+  EXPECT_EQ(set_timing_field(t, TimingField::timeout_s, "0").value_or(""),
+            "'0' is out of range (0, 3600]");
+  EXPECT_EQ(set_timing_field(t, TimingField::min_time_s, "nan").value_or(""),
+            "'nan' is not a number");
+  EXPECT_EQ(set_timing_field(t, TimingField::graph_launches, "1e3").value_or(""),
+            "'1e3' is not an integer");
+  EXPECT_EQ(timing_fields().size(), 10u);
+}
+
+// ---- the committed configs
+
+std::vector<std::string> ids(const SweepPlan& p) {
+  std::vector<std::string> out;
+  for (const CaseSpec& c : p.cases)
+    out.push_back(c.id());
+  return out;
+}
+
+TEST(CommittedConfigs, SeedTableIsExactlyTheThirtyTwoCases) {
+  const SweepConfig cfg = load_ok(config_path("seed-table.json"));
+  EXPECT_EQ(cfg.name, "seed-table");
+  EXPECT_EQ(cfg.timing.modes, std::vector<TimingMode>{TimingMode::graph});
+  std::vector<std::string> expected;
+  for (const char* dtype : {"bf16", "fp16"})
+    for (const char* cache : {"auto", "fp8_e4m3"})
+      for (const char* heads : {"32x32x128", "32x8x128"})
+        for (const char* n : {"1", "8", "128", "2048"})
+          expected.push_back(std::string(dtype) + "|" + cache + "|" + heads + "|neox|nhd|N=" + n);
+  const SweepPlan p = plan_sweep(cfg.axes, cfg.extra_cases);
+  EXPECT_EQ(ids(p), expected);
+  EXPECT_TRUE(p.dropped.empty());
+}
+
+TEST(CommittedConfigs, FullMatrixCoversTheValidationMatrix) {
+  const SweepConfig cfg = load_ok(config_path("full-matrix.json"));
+  const SweepPlan main = plan_sweep(cfg.axes);
+  EXPECT_EQ(main.cases.size(), 2u * 3 * 8 * 2 * 2 * 4 * 5);
+  EXPECT_TRUE(main.dropped.empty());
+  const SweepPlan p = plan_sweep(cfg.axes, cfg.extra_cases);
+  EXPECT_TRUE(p.dropped.empty());
+  EXPECT_GT(p.cases.size(), main.cases.size() + 60);
+  // Every special case the matrix promises is in the plan.
+  auto has = [&p](const std::string& text) {
+    for (const CaseSpec& c : p.cases)
+      if (c.id().find(text) != std::string::npos) return true;
+    return false;
+  };
+  for (const char* text : {"slots=padded", "slots=all_invalid", "slots=rope_only", "scale=head",
+                           "qout=separate", "kout=cache_only", "cs=fp32", "|hbs|", "|packed_sbh|",
+                           "fp32|", "mla:16|neox", "mla:16|gptj", "fp8_e5m2", "32x1x128", "8x8x256",
+                           "32x8x80|gptj|packed_hnd|N=16384|rot=40", "bs=64"})
+    EXPECT_TRUE(has(text)) << text;
+}
+
+TEST(CommittedConfigs, DecodePrefillAndSmokeLoadWithTheirModes) {
+  const SweepConfig decode = load_ok(config_path("decode.json"));
+  EXPECT_EQ(decode.timing.modes, std::vector<TimingMode>{TimingMode::graph});
+  const SweepPlan dp = plan_sweep(decode.axes, decode.extra_cases);
+  EXPECT_TRUE(dp.dropped.empty());
+  for (const CaseSpec& c : dp.cases)
+    EXPECT_LE(c.tokens, 256);
+  EXPECT_EQ(dp.cases.size(), 4u * 2 * 9 + 2 * 9);
+
+  const SweepConfig prefill = load_ok(config_path("prefill.json"));
+  EXPECT_EQ(prefill.timing.modes, std::vector<TimingMode>{TimingMode::cold});
+  const SweepPlan pp = plan_sweep(prefill.axes, prefill.extra_cases);
+  EXPECT_TRUE(pp.dropped.empty());
+  for (const CaseSpec& c : pp.cases) {
+    EXPECT_GE(c.tokens, 512);
+    EXPECT_LE(c.tokens, 16384);
+  }
+
+  const SweepConfig smoke = load_ok(config_path("ci-smoke.json"));
+  const SweepPlan sp = plan_sweep(smoke.axes, smoke.extra_cases);
+  EXPECT_GE(sp.cases.size(), 4u);
+  EXPECT_LE(sp.cases.size(), 6u);
+  for (const CaseSpec& c : sp.cases)
+    EXPECT_LE(c.tokens, 16);
+}
+
+}  // namespace
+}  // namespace rkv
