@@ -86,7 +86,7 @@ struct RopeKvArgs {
 
 // One launch: rotate q and k, write rotated k and v into the cache. Checks only what it needs to
 // pick a kernel (sizes, alignment); the data-dependent contract (positions in range, unique slots,
-// finite scales, ...) is rope_kv_check_inputs()'s job, done once by the caller.
+// finite scales, ...) is check_rope_kv_inputs()'s job, done once by the caller.
 cudaError_t rope_kv_fused(const RopeKvArgs& args, cudaStream_t stream);
 
 // The number of elements each thread moves per access for these arguments (16 bytes when the

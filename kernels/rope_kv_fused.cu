@@ -1,10 +1,12 @@
 // rope_kv_fused: RoPE on q and k plus the paged cache write of k and v, in one launch.
 //
-// One thread per work unit (work_plan.h), flattened over [token, unit]: at N=1 a 32x8x128 bf16
-// case is 512 threads spread over several CTAs, at large N millions, with no idle lanes for
-// GQA/MQA. Each thread loads its 16-byte chunks before it stores, and k is rotated and cached from
-// registers, so k is read once (the unfused pair reads it twice).
-#include <limits>
+// Work units (work_plan.h) are flattened over [token, unit] and handed out grid-stride: at N=1 a
+// 32x8x128 bf16 case is 512 units, one per thread over several CTAs; at large N the grid is capped
+// at what is resident at once, so each thread streams through many units instead of the hardware
+// launching and retiring hundreds of thousands of tiny CTAs. No lane idles for GQA/MQA. Each unit
+// loads its 16-byte chunks before it stores, and k is rotated and cached from registers, so k is
+// read once (the unfused pair reads it twice).
+#include <algorithm>
 
 #include "dispatch.cuh"
 #include "rope_kv.h"
@@ -16,25 +18,11 @@ namespace detail {
 
 constexpr int kFusedThreads = 128;
 
+// One unit of token t: a q chunk (pair), a k chunk (pair) with its cache entry, or a v chunk.
 template <typename T, CacheDType C, int VEC, bool NEOX>
-__global__ void __launch_bounds__(kFusedThreads)
-    rope_kv_fused_kernel(const RopeKvArgs a, const WorkPlan p, const std::int64_t total_units) {
+__device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& p,
+                                           const std::int64_t t, const int u) {
   using CacheT = typename CacheElem<T, C>::type;
-  const std::int64_t gid = std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x;
-  if (gid >= total_units) return;
-  // 32-bit division when the index space allows it: the common case, and much cheaper.
-  std::int64_t t;
-  int u;
-  if (total_units <= 0xffffffffLL) {
-    const auto g = static_cast<std::uint32_t>(gid);
-    const auto per = static_cast<std::uint32_t>(p.units_per_token);
-    t = g / per;
-    u = static_cast<int>(g - static_cast<std::uint32_t>(t) * per);
-  } else {
-    t = gid / p.units_per_token;
-    u = static_cast<int>(gid - t * p.units_per_token);
-  }
-
   if (u < p.q_end) {
     // query: [T, Hq, Dq] -> query_out (or in place)
     const int h = u / p.q_units;
@@ -70,7 +58,9 @@ __global__ void __launch_bounds__(kFusedThreads)
     const int w = uk - h * p.k_units;
     T* row = static_cast<T*>(a.key.data) + t * a.key.token_stride +
              std::int64_t{h} * a.key.head_stride;
-    const float scale = C == CacheDType::auto_ ? 1.f : a.k_scale[h * a.scale_head_stride];
+    // The scale is read only for a token with a slot: RoPE-only calls may pass no scales at all.
+    const ScaleDivider scale = ScaleDivider::of(C == CacheDType::auto_ || slot < 0 ? 1.f
+                                                                : a.k_scale[h * a.scale_head_stride]);
     if (w < p.k_rot) {
       const void* cs_row = static_cast<const char*>(a.cos_sin_cache) +
                            a.positions[t] * a.cos_sin_stride * (a.cos_sin_fp32 ? 4 : sizeof(T));
@@ -99,9 +89,47 @@ __global__ void __launch_bounds__(kFusedThreads)
   const int d = (uv - h * p.v_units) * VEC;
   const T* row = static_cast<const T*>(a.value.data) + t * a.value.token_stride +
                  std::int64_t{h} * a.value.head_stride;
-  const float scale = C == CacheDType::auto_ ? 1.f : a.v_scale[h * a.scale_head_stride];
+  const ScaleDivider scale = ScaleDivider::of(C == CacheDType::auto_ ? 1.f : a.v_scale[h * a.scale_head_stride]);
   store_cache_chunk<T, C, VEC>(cache_entry<CacheT>(a.value_cache, slot, a.block_size, h, d),
                                load_vec<T, VEC>(row + d), scale);
+}
+
+template <typename T, CacheDType C, int VEC, bool NEOX>
+__global__ void __launch_bounds__(kFusedThreads)
+    rope_kv_fused_kernel(const RopeKvArgs a, const WorkPlan p, const std::int64_t total_units) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * kFusedThreads;
+  for (std::int64_t gid = std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x;
+       gid < total_units; gid += stride) {
+    // 32-bit division when the index space allows it: the common case, and much cheaper.
+    std::int64_t t;
+    int u;
+    if (total_units <= 0xffffffffLL) {
+      const auto g = static_cast<std::uint32_t>(gid);
+      const auto per = static_cast<std::uint32_t>(p.units_per_token);
+      t = g / per;
+      u = static_cast<int>(g - static_cast<std::uint32_t>(t) * per);
+    } else {
+      t = gid / p.units_per_token;
+      u = static_cast<int>(gid - t * p.units_per_token);
+    }
+    fused_unit<T, C, VEC, NEOX>(a, p, t, u);
+  }
+}
+
+// CTAs of one instantiation that fit on the device at once (cached: the occupancy query costs
+// microseconds, a decode-sized launch about two).
+template <typename Kernel>
+std::int64_t resident_blocks(Kernel kernel) {
+  static const std::int64_t blocks = [&] {
+    int device = 0, sms = 0, per_sm = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedThreads, 0) !=
+            cudaSuccess)
+      return std::int64_t{1} << 20;
+    return std::int64_t{sms} * (per_sm > 0 ? per_sm : 1);
+  }();
+  return blocks;
 }
 
 }  // namespace detail
@@ -116,16 +144,18 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
   const WorkPlan plan = make_fused_plan(a, vec);
   const std::int64_t total = a.num_tokens * plan.units_per_token;
   if (total == 0) return cudaSuccess;
-  const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
-  if (blocks > std::numeric_limits<int>::max()) return cudaErrorInvalidConfiguration;
+  const std::int64_t needed = (total + kFusedThreads - 1) / kFusedThreads;
 
   return dispatch_dtype(a.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return dispatch_cache(a.cache_dtype, [&](auto cache) {
       return dispatch_vec<T>(vec, [&](auto v) {
         return dispatch_style(a.style, [&](auto neox) {
-          rope_kv_fused_kernel<T, decltype(cache)::value, decltype(v)::value, decltype(neox)::value>
-              <<<static_cast<unsigned>(blocks), kFusedThreads, 0, stream>>>(a, plan, total);
+          const auto kernel =
+              rope_kv_fused_kernel<T, decltype(cache)::value, decltype(v)::value,
+                                   decltype(neox)::value>;
+          const std::int64_t blocks = std::min(needed, resident_blocks(kernel));
+          kernel<<<static_cast<unsigned>(blocks), kFusedThreads, 0, stream>>>(a, plan, total);
           return cudaGetLastError();
         });
       });

@@ -47,7 +47,7 @@ void* cache_entry(const CacheTensor& c, std::int64_t block, std::int64_t offset,
                  elem);
 }
 
-// fp8 caches need a scale (rope_kv_check_inputs rejects a missing one); auto caches ignore it.
+// fp8 caches need a scale (check_rope_kv_inputs rejects a missing one); auto caches ignore it.
 float scale_of(const float* scales, std::int64_t i) {
   return scales ? scales[i] : 1.0f;
 }

@@ -24,13 +24,14 @@ const char* to_string(BufferKind b) {
 
 CacheEntryRef locate_cache_element(const TensorPlan& p, std::int64_t e) {
   // Peel the paged dims off from the largest stride down; what remains is the dim in the row.
+  // A dim of extent 1 is skipped: its stride may tie with another's and it is always index 0.
+  const std::int64_t extent[3] = {p.num_blocks, p.block_size, p.num_kv_heads};
   std::array<std::pair<std::int64_t, int>, 3> dims{
       {{p.block_stride, 0}, {p.slot_stride, 1}, {p.head_stride, 2}}};
   std::sort(dims.begin(), dims.end(), [](auto a, auto b) { return a.first > b.first; });
   std::int64_t idx[3] = {0, 0, 0};
   for (const auto& [stride, which] : dims) {
-    const bool used = which == 2 ? p.num_kv_heads > 1 : true;
-    if (!used || stride <= 0) continue;
+    if (extent[which] <= 1 || stride <= 0) continue;
     idx[which] = e / stride;
     e -= idx[which] * stride;
   }

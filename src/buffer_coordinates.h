@@ -15,7 +15,7 @@ const char* to_string(BufferKind b);
 std::string describe_byte(const TensorPlan& plan, BufferKind buffer, std::int64_t byte);
 
 // For a cache allocation: which (block, offset, head) row an element belongs to and where it sits
-// in the row; false for bytes outside every entry.
+// in the row.
 struct CacheEntryRef {
   std::int64_t block = 0, offset = 0, head = 0;
   std::int64_t dim = 0;  // within the row: [0, row) where K and V may share the row

@@ -1,6 +1,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <map>
 #include <string>
 #include <utility>
 
@@ -51,28 +52,82 @@ std::string cuda_device_problem() {
   return "";
 }
 
+// Freed blocks are kept for reuse: a sweep allocates the same few sizes thousands of times, and
+// cudaMalloc/cudaFree of hundreds of MB per case (cudaFree synchronizes) would dominate it.
+class BlockPool {
+ public:
+  static BlockPool& instance() {
+    static BlockPool pool;
+    return pool;
+  }
+  // Rounds up to a 2 MiB multiple so nearby sizes share blocks.
+  static std::int64_t rounded(std::int64_t bytes) { return (bytes + kGrain - 1) / kGrain * kGrain; }
+
+  // A cached block of at least `bytes` (at most twice as large), its size in `*got`.
+  void* take(std::int64_t bytes, std::int64_t* got) {
+    auto it = free_.lower_bound(bytes);
+    if (it == free_.end() || it->first > 2 * bytes) return nullptr;
+    void* p = it->second;
+    *got = it->first;
+    cached_ -= it->first;
+    free_.erase(it);
+    return p;
+  }
+  void give(void* p, std::int64_t bytes) {
+    if (cached_ + bytes > kMaxCached) {
+      cudaFree(p);
+      return;
+    }
+    free_.emplace(bytes, p);
+    cached_ += bytes;
+  }
+  void release_all() {
+    for (auto& [bytes, p] : free_) cudaFree(p);
+    free_.clear();
+    cached_ = 0;
+  }
+
+ private:
+  static constexpr std::int64_t kGrain = std::int64_t{2} << 20;
+  static constexpr std::int64_t kMaxCached = std::int64_t{24} << 30;
+  std::multimap<std::int64_t, void*> free_;
+  std::int64_t cached_ = 0;
+};
+
 DeviceBuffer::DeviceBuffer(std::int64_t bytes, const char* name) : bytes_(bytes) {
   if (bytes <= 0) return;
-  const cudaError_t e = cudaMalloc(&ptr_, static_cast<std::size_t>(bytes));
+  const std::int64_t block = BlockPool::rounded(bytes);
+  ptr_ = BlockPool::instance().take(block, &capacity_);
+  if (ptr_ != nullptr) return;
+  cudaError_t e = cudaMalloc(&ptr_, static_cast<std::size_t>(block));
+  if (e == cudaErrorMemoryAllocation) {  // cached blocks may be what is missing: retry once
+    (void)cudaGetLastError();
+    BlockPool::instance().release_all();
+    e = cudaMalloc(&ptr_, static_cast<std::size_t>(block));
+  }
   if (e != cudaSuccess) {
     ptr_ = nullptr;
-    (void)cudaGetLastError();  // clear the sticky-free allocation error
+    (void)cudaGetLastError();  // an allocation failure is not sticky: clear it
     throw CudaError(std::string("allocating ") + mib(bytes) + " for " + name, e);
   }
+  capacity_ = block;
 }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (ptr_ != nullptr) cudaFree(ptr_);
+  if (ptr_ != nullptr) BlockPool::instance().give(ptr_, capacity_);
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept
-    : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+    : ptr_(std::exchange(o.ptr_, nullptr)),
+      bytes_(std::exchange(o.bytes_, 0)),
+      capacity_(std::exchange(o.capacity_, 0)) {}
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
   if (this != &o) {
-    if (ptr_ != nullptr) cudaFree(ptr_);
+    if (ptr_ != nullptr) BlockPool::instance().give(ptr_, capacity_);
     ptr_ = std::exchange(o.ptr_, nullptr);
     bytes_ = std::exchange(o.bytes_, 0);
+    capacity_ = std::exchange(o.capacity_, 0);
   }
   return *this;
 }

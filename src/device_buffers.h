@@ -29,6 +29,7 @@ class DeviceBuffer {
  private:
   void* ptr_ = nullptr;
   std::int64_t bytes_ = 0;
+  std::int64_t capacity_ = 0;  // the pooled block's size
 };
 
 // Everything the operation may write, for one copy.

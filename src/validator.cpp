@@ -14,6 +14,7 @@
 #include "cuda_check.h"
 #include "device_compare.h"
 #include "golden.h"
+#include "host_bytes.h"
 #include "npy.h"
 #include "rope_kv_check.h"
 #include "unfused_pair.h"
@@ -23,12 +24,17 @@ namespace {
 
 // One copy of every buffer the operation writes, in host memory.
 struct HostOutputs {
-  std::vector<std::uint8_t> qkv, query_out, k_cache, v_cache;
+  HostBytes qkv, query_out, k_cache, v_cache;
 
-  static HostOutputs download(const OutputBuffers& b) {
-    return {b.qkv.to_host(), b.query_out.to_host(), b.k_cache.to_host(), b.v_cache.to_host()};
+  void download(const OutputBuffers& b) {
+    const std::pair<HostBytes*, const DeviceBuffer*> parts[] = {
+        {&qkv, &b.qkv}, {&query_out, &b.query_out}, {&k_cache, &b.k_cache}, {&v_cache, &b.v_cache}};
+    for (const auto& [host, device] : parts) {
+      host->resize(device->bytes());
+      device->download(host->data(), device->bytes());
+    }
   }
-  std::vector<std::uint8_t>& of(BufferKind k) {
+  HostBytes& of(BufferKind k) {
     switch (k) {
       case BufferKind::qkv:
         return qkv;
@@ -92,12 +98,12 @@ std::vector<std::int64_t> golden_tokens(const TensorPlan& p, std::int64_t limit)
   return tokens;
 }
 
-void diff_range(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b,
+void diff_range(const HostBytes& a, const HostBytes& b,
                 std::int64_t begin, std::int64_t len, ByteDiff& d) {
   if (len <= 0 || std::memcmp(a.data() + begin, b.data() + begin, static_cast<std::size_t>(len)) == 0)
     return;
   for (std::int64_t i = begin; i < begin + len; ++i) {
-    if (a[static_cast<std::size_t>(i)] == b[static_cast<std::size_t>(i)]) continue;
+    if (a[i] == b[i]) continue;
     if (d.first < 0 || i < d.first) d.first = i;
     ++d.count;
   }
@@ -113,10 +119,10 @@ void compare_with_golden(const TensorPlan& p, const HostInputs& in, HostOutputs&
     auto& g = golden.of(b);
     auto& f = fused.of(b);
     if (all) {
-      diff_range(g, f, 0, static_cast<std::int64_t>(g.size()), d);
+      diff_range(g, f, 0, g.size(), d);
     } else if (b == BufferKind::qkv || b == BufferKind::query_out) {
       const std::int64_t row =
-          static_cast<std::int64_t>(g.size()) / std::max<std::int64_t>(p.tokens, 1);
+          g.size() / std::max<std::int64_t>(p.tokens, 1);
       for (std::int64_t t : tokens)
         diff_range(g, f, t * row, row, d);
     } else if (!g.empty()) {
@@ -171,18 +177,18 @@ void dump_case(const std::string& dir, const TensorPlan& p, const HostInputs& in
   for (const auto& [name, h] : copies) {
     const std::string s = std::string("_") + name + ".npy";
     write_npy(d + "qkv" + s, npy_descr(p.spec.dtype), {p.tokens, p.row_elems}, h->qkv.data(),
-              static_cast<std::int64_t>(h->qkv.size()));
+              h->qkv.size());
     if (!h->query_out.empty())
       write_npy(d + "query_out" + s, npy_descr(p.spec.dtype),
                 {p.tokens, p.num_q_heads, p.q_head_size}, h->query_out.data(),
-                static_cast<std::int64_t>(h->query_out.size()));
+                h->query_out.size());
     // Caches are flat: element (slot, head, d) sits at the strides in the case's meta line.
     if (!h->k_cache.empty())
       write_npy(d + "key_cache" + s, cache_descr, {p.cache_elems}, h->k_cache.data(),
-                static_cast<std::int64_t>(h->k_cache.size()));
+                h->k_cache.size());
     if (!h->v_cache.empty())
       write_npy(d + "value_cache" + s, cache_descr, {p.cache_elems}, h->v_cache.data(),
-                static_cast<std::int64_t>(h->v_cache.size()));
+                h->v_cache.size());
   }
 }
 
@@ -222,10 +228,20 @@ CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
     into += std::chrono::duration<double>(now - t).count();
     t = now;
   };
-  HostOutputs init = HostOutputs::download(dc.fused);
+  // Host buffers are reused from case to case (page-locked, grow-only).
+  static HostOutputs golden, fused, init;
+  golden.download(dc.fused);  // the inputs; the golden model then works on them in place
+  if (!o.dump_dir.empty()) init.download(dc.fused);
   lap(v.inputs_s);
   cuda_check(unfused_pair(dc.pair_args(), nullptr), "launching the unfused pair");
   cuda_check(rope_kv_fused(fused_args, nullptr), "launching rope_kv_fused");
+  // The golden model runs on the host while the kernels run on the device.
+  const std::vector<std::int64_t> tokens = golden_tokens(p, o.golden_sample_tokens);
+  const int threads = o.threads > 0
+                          ? o.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  golden_rope_kv(bind_args(p, golden.pointers(dc.host)), &tokens, threads);
+  lap(v.golden_s);
   cuda_check(cudaDeviceSynchronize(), "running the kernels");
 
   lap(v.kernels_s);
@@ -256,19 +272,13 @@ CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
       "pair");
 
   lap(v.device_compare_s);
-  const std::vector<std::int64_t> tokens = golden_tokens(p, o.golden_sample_tokens);
-  HostOutputs golden = init;
-  const int threads = o.threads > 0
-                          ? o.threads
-                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  golden_rope_kv(bind_args(p, golden.pointers(dc.host)), &tokens, threads);
-  lap(v.golden_s);
-  HostOutputs fused = HostOutputs::download(dc.fused);
+  fused.download(dc.fused);
   compare_with_golden(p, dc.host, golden, fused, tokens, m);
   lap(v.host_compare_s);
 
   if (!o.dump_dir.empty()) {
-    HostOutputs pair = HostOutputs::download(dc.pair);
+    static HostOutputs pair;
+    pair.download(dc.pair);
     dump_case(o.dump_dir, p, dc.host, init, fused, pair, golden);
   }
 

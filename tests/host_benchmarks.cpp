@@ -4,11 +4,15 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cache_layout.h"
+#include "case_spec.h"
 #include "golden.h"
 #include "host_numeric.h"
+#include "sweep_config.h"
+#include "sweep_plan.h"
 
 namespace rkv {
 namespace {
@@ -104,7 +108,9 @@ BENCHMARK(BM_GoldenRopeKv)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 
-// ---- (planner benchmarks go here)
+// ---- planner
+
+#include "host_benchmarks_planner.inc"
 
 }  // namespace
 }  // namespace rkv

@@ -1,0 +1,585 @@
+// The device side, end to end: the seeded device fills equal the host fills byte for byte; the
+// validator passes a matrix of small cases over every layout and option; it catches a planted
+// one-byte error and names the byte; the launcher refuses bad arguments without launching; the
+// device byte comparison counts and locates differences; the device conversions equal the host
+// model's bits; and a 2^20-token launch (qkv past 2^31 bytes, a grid of ~600k CTAs) validates.
+//
+// Every test here needs a GPU: the fixtures GTEST_SKIP() with the reason when there is none.
+// Only GpuCaseList runs without one (it checks the case list itself).
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "buffer_coordinates.h"
+#include "cuda_check.h"
+#include "device_buffers.h"
+#include "device_compare.h"
+#include "host_numeric.h"
+#include "rope_kv.h"
+#include "rope_kv_device.cuh"
+#include "seeded_fill.h"
+#include "sweep_plan.h"
+#include "unfused_pair.h"
+#include "validator.h"
+
+namespace rkv {
+namespace {
+
+// "" when a GPU is usable; asked once per process.
+const std::string& device_problem() {
+  static const std::string problem = cuda_device_problem();
+  return problem;
+}
+
+class GpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!device_problem().empty()) GTEST_SKIP() << device_problem();
+  }
+};
+using GpuFill = GpuTest;
+using GpuPlantedError = GpuTest;
+using GpuLauncher = GpuTest;
+using GpuCompare = GpuTest;
+using GpuConversions = GpuTest;
+using GpuLargeT = GpuTest;
+
+// ---- the validation matrix
+
+CaseSpec make_case(DType dtype, CacheDType cache, HeadConfig heads, RopeStyle style,
+                   const char* layout, std::int64_t tokens) {
+  CaseSpec s;
+  s.dtype = dtype;
+  s.cache_dtype = cache;
+  s.heads = heads;
+  s.style = style;
+  s.layout = *CacheLayout::parse(layout);
+  s.tokens = tokens;
+  return s;
+}
+
+HeadConfig heads(int hq, int hkv, int d) {
+  return HeadConfig{hq, hkv, d, false};
+}
+HeadConfig mla(int hq) {
+  return HeadConfig{hq, 1, 0, true};
+}
+
+// Small cases that together cover every layout preset and two other orders, both styles, every
+// cache dtype and scale kind, every slot mode, both outputs options, both table dtypes, fp32,
+// MLA, head sizes 64/80/96/128/256, T = 1 and 300, and partial rotary (two access widths).
+std::vector<CaseSpec> validation_cases() {
+  using C = CacheDType;
+  using R = RopeStyle;
+  const DType bf16 = DType::bf16, fp16 = DType::fp16, fp32 = DType::fp32;
+  std::vector<CaseSpec> v;
+  auto add = [&](CaseSpec s, auto&& tweak) {
+    tweak(s);
+    v.push_back(s);
+  };
+  auto none = [](CaseSpec&) {};
+
+  add(make_case(bf16, C::auto_, heads(32, 8, 128), R::neox, "nhd", 33), none);
+  add(make_case(bf16, C::auto_, heads(32, 8, 128), R::gptj, "hnd", 300), none);
+  add(make_case(fp16, C::auto_, heads(8, 2, 64), R::gptj, "hnd", 7), none);
+  add(make_case(bf16, C::fp8_e4m3, heads(4, 4, 128), R::neox, "packed_nhd", 17), none);
+  add(make_case(fp16, C::fp8_e5m2, heads(8, 1, 96), R::gptj, "packed_hnd", 9),
+      [](CaseSpec& s) { s.scale = ScaleKind::per_head; });
+  add(make_case(bf16, C::fp8_e4m3, heads(16, 4, 80), R::neox, "hbs", 300),
+      [](CaseSpec& s) { s.scale = ScaleKind::per_head; });
+  add(make_case(bf16, C::auto_, heads(8, 8, 256), R::gptj, "packed_sbh", 5), none);
+  add(make_case(fp16, C::auto_, heads(8, 2, 256), R::neox, "nhd", 1), none);
+  add(make_case(bf16, C::auto_, heads(8, 8, 96), R::neox, "nhd", 1), none);
+  // slot modes
+  add(make_case(bf16, C::auto_, heads(4, 2, 128), R::neox, "nhd", 40),
+      [](CaseSpec& s) { s.slots = SlotMode::padded; });
+  add(make_case(fp16, C::fp8_e4m3, heads(4, 2, 64), R::neox, "hnd", 12),
+      [](CaseSpec& s) { s.slots = SlotMode::all_invalid; });
+  add(make_case(bf16, C::auto_, heads(4, 2, 128), R::neox, "nhd", 300),
+      [](CaseSpec& s) { s.slots = SlotMode::rope_only; });
+  // RoPE-only with an fp8 cache dtype: bind_args leaves k_scale null, which the kernel must not
+  // read (no slot, no cache write).
+  add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 64), R::neox, "nhd", 33),
+      [](CaseSpec& s) { s.slots = SlotMode::rope_only; });
+  add(make_case(bf16, C::auto_, heads(32, 8, 128), R::neox, "nhd", 300), [](CaseSpec& s) {
+    s.slots = SlotMode::padded;
+    s.block_size = 32;
+  });
+  // outputs
+  add(make_case(bf16, C::auto_, heads(8, 2, 128), R::neox, "nhd", 20), [](CaseSpec& s) {
+    s.query_out = QueryOut::separate;
+    s.rot_dim = 64;
+  });
+  add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 128), R::neox, "packed_nhd", 25),
+      [](CaseSpec& s) { s.key_out = KeyOut::cache_only; });
+  add(make_case(fp16, C::fp8_e5m2, heads(8, 2, 128), R::neox, "packed_hnd", 48), [](CaseSpec& s) {
+    s.slots = SlotMode::padded;
+    s.query_out = QueryOut::separate;
+    s.key_out = KeyOut::cache_only;
+    s.scale = ScaleKind::per_head;
+  });
+  add(make_case(bf16, C::auto_, heads(8, 2, 128), R::neox, "nhd", 30), [](CaseSpec& s) {
+    s.slots = SlotMode::rope_only;
+    s.query_out = QueryOut::separate;
+    s.rot_dim = 32;
+  });
+  // cos/sin table in fp32
+  add(make_case(bf16, C::auto_, heads(8, 2, 64), R::neox, "nhd", 10),
+      [](CaseSpec& s) { s.cos_sin_fp32 = true; });
+  add(make_case(fp16, C::fp8_e5m2, heads(4, 1, 128), R::gptj, "hnd", 10), [](CaseSpec& s) {
+    s.cos_sin_fp32 = true;
+    s.scale = ScaleKind::per_head;
+  });
+  // fp32 q/k/v
+  add(make_case(fp32, C::auto_, heads(4, 2, 64), R::neox, "nhd", 16), none);
+  add(make_case(fp32, C::fp8_e5m2, heads(4, 2, 128), R::gptj, "hnd", 33), [](CaseSpec& s) {
+    s.scale = ScaleKind::per_head;
+    s.cos_sin_fp32 = true;
+  });
+  // MLA
+  add(make_case(bf16, C::auto_, mla(16), R::gptj, "nhd", 1), none);
+  add(make_case(bf16, C::fp8_e4m3, mla(16), R::neox, "nhd", 300), none);
+  add(make_case(fp16, C::auto_, mla(128), R::gptj, "nhd", 33), [](CaseSpec& s) {
+    s.query_out = QueryOut::separate;
+    s.key_out = KeyOut::cache_only;
+  });
+  add(make_case(bf16, C::auto_, mla(16), R::gptj, "nhd", 7),
+      [](CaseSpec& s) { s.slots = SlotMode::rope_only; });
+  // partial rotary: R/2 = 20 allows only 4 elements per access
+  add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
+      [](CaseSpec& s) { s.rot_dim = 40; });
+  add(make_case(fp16, C::auto_, heads(4, 2, 64), R::gptj, "nhd", 50), [](CaseSpec& s) {
+    s.rot_dim = 32;
+    s.query_out = QueryOut::separate;
+  });
+  // one-slot blocks and another seed
+  add(make_case(bf16, C::auto_, heads(4, 2, 64), R::neox, "hnd", 100), [](CaseSpec& s) {
+    s.block_size = 1;
+    s.seed = 7;
+  });
+  return v;
+}
+
+// gtest names allow [A-Za-z0-9_] only.
+std::string case_name(const ::testing::TestParamInfo<CaseSpec>& info) {
+  std::string name = std::to_string(info.index) + "_";
+  for (char c : info.param.id())
+    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
+// Runs without a GPU: a typo in the list shows here, not as a confusing device failure.
+TEST(GpuCaseList, EveryCaseIsPlannableAndDistinct) {
+  std::set<std::string> ids;
+  for (const CaseSpec& s : validation_cases()) {
+    EXPECT_FALSE(case_problem(s).has_value()) << s.id() << ": " << case_problem(s).value_or("");
+    EXPECT_TRUE(ids.insert(s.id()).second) << "twice: " << s.id();
+  }
+}
+
+class GpuValidateSpec : public ::testing::TestWithParam<CaseSpec> {
+ protected:
+  void SetUp() override {
+    if (!device_problem().empty()) GTEST_SKIP() << device_problem();
+  }
+};
+
+TEST_P(GpuValidateSpec, FusedEqualsPairEqualsGolden) {
+  const CaseValidation v = validate_spec(GetParam(), ValidateOptions{});
+  EXPECT_EQ(to_string(v.disposition), "passed") << v.detail;
+  EXPECT_EQ(v.mismatches, 0) << v.first_mismatch;
+  EXPECT_EQ(v.detail, "fused = pair = golden on every byte");
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, GpuValidateSpec, ::testing::ValuesIn(validation_cases()), case_name);
+
+// ---- (a) device fills equal host fills
+
+TEST_F(GpuFill, ValuesMatchHostByteForByte) {
+  constexpr std::int64_t kN = (1 << 20) + 7;  // a partial last CTA too
+  for (DType d : {DType::bf16, DType::fp16, DType::fp32}) {
+    const std::int64_t bytes = kN * static_cast<std::int64_t>(dtype_bytes(d));
+    DeviceBuffer buf(bytes, "fill test");
+    fill_values_device(buf.get(), d, kN, 1234, static_cast<std::uint64_t>(FillStream::qkv));
+    const std::vector<std::uint8_t> device = buf.to_host();
+    std::vector<std::uint8_t> host(static_cast<std::size_t>(bytes));
+    fill_values_host(host.data(), d, kN, 1234, static_cast<std::uint64_t>(FillStream::qkv));
+    EXPECT_TRUE(device == host) << to_string(d);
+  }
+}
+
+TEST_F(GpuFill, SentinelMatchesHostByteForByte) {
+  constexpr std::int64_t kBytes = (1 << 20) + 5;  // not a multiple of the 8-byte draw
+  DeviceBuffer buf(kBytes, "sentinel test");
+  fill_sentinel_device(buf.get(), kBytes, 99);
+  const std::vector<std::uint8_t> device = buf.to_host();
+  std::vector<std::uint8_t> host(kBytes);
+  fill_sentinel_host(host.data(), kBytes, 99);
+  EXPECT_TRUE(device == host);
+}
+
+// ---- (c) a planted one-byte error is caught and named
+
+CaseSpec planted_spec(const char* layout) {
+  CaseSpec s = make_case(DType::bf16, CacheDType::auto_, heads(4, 2, 64), RopeStyle::neox, layout,
+                         16);  // 3 blocks of 16 slots
+  return s;
+}
+
+// Validates `s` with one byte flipped at `byte` and expects exactly that byte to be reported:
+// once by the device comparison with the pair, once by the golden comparison.
+void expect_caught(const CaseSpec& s, std::int64_t byte, const std::string& where) {
+  ValidateOptions o;
+  o.plant_error_at = byte;
+  const CaseValidation v = validate_spec(s, o);
+  EXPECT_EQ(to_string(v.disposition), "incorrect") << v.detail;
+  EXPECT_GE(v.mismatches, 1);
+  EXPECT_EQ(v.mismatches, 2) << v.detail;
+  EXPECT_EQ(v.first_mismatch, "vs pair: " + where);
+  EXPECT_NE(v.detail.find(where), std::string::npos) << v.detail;
+}
+
+TEST_F(GpuPlantedError, KeyCacheByteIsNamed) {
+  const CaseSpec s = planted_spec("nhd");
+  const TensorPlan p = make_tensor_plan(s);
+  // The high byte of key_cache[block=1, offset=3, head=1, d=5].
+  const std::int64_t element = 1 * p.block_stride + 3 * p.slot_stride + 1 * p.head_stride + 5;
+  const std::int64_t byte = element * 2 + 1;
+  const CacheEntryRef r = locate_cache_element(p, element);
+  EXPECT_EQ(r.block, 1);
+  EXPECT_EQ(r.offset, 3);
+  EXPECT_EQ(r.head, 1);
+  EXPECT_EQ(r.dim, 5);
+  const std::string where = describe_byte(p, BufferKind::k_cache, byte);
+  EXPECT_EQ(where, "key_cache[block=1, offset=3, head=1, d=5]");
+  expect_caught(s, byte, where);
+}
+
+TEST_F(GpuPlantedError, PackedValueHalfIsNamedValueCache) {
+  CaseSpec s = planted_spec("packed_hnd");
+  s.cache_dtype = CacheDType::fp8_e4m3;
+  const TensorPlan p = make_tensor_plan(s);
+  // One fp8 byte in the V half of block 2, offset 0, head 0: row dim 64 + 17.
+  const std::int64_t byte = 2 * p.block_stride + 0 * p.slot_stride + 0 * p.head_stride + 64 + 17;
+  const std::string where = describe_byte(p, BufferKind::k_cache, byte);
+  EXPECT_EQ(where, "value_cache[block=2, offset=0, head=0, d=17]");
+  expect_caught(s, byte, where);
+}
+
+TEST_F(GpuPlantedError, MlaKeyAtOffset512) {
+  CaseSpec s = make_case(DType::bf16, CacheDType::auto_, mla(16), RopeStyle::gptj, "nhd", 16);
+  const TensorPlan p = make_tensor_plan(s);
+  const std::int64_t element = 1 * p.block_stride + 4 * p.slot_stride + 512 + 3;
+  const std::string where = describe_byte(p, BufferKind::k_cache, element * 2);
+  EXPECT_EQ(where, "key_cache[block=1, offset=4, head=0, d=3]");
+  expect_caught(s, element * 2, where);
+}
+
+TEST_F(GpuPlantedError, RopeOnlyPlantsIntoQkv) {
+  CaseSpec s = planted_spec("nhd");
+  s.slots = SlotMode::rope_only;
+  const TensorPlan p = make_tensor_plan(s);
+  const std::int64_t element = 5 * p.row_elems + p.k_col + 1 * 64 + 2;  // key[t=5, h=1, d=2]
+  const std::string where = describe_byte(p, BufferKind::qkv, element * 2);
+  EXPECT_EQ(where, "key[t=5, h=1, d=2]");
+  expect_caught(s, element * 2, where);
+}
+
+TEST_F(GpuPlantedError, OffsetPastTheBufferFails) {
+  const CaseSpec s = planted_spec("nhd");
+  ValidateOptions o;
+  o.plant_error_at = make_tensor_plan(s).cache_bytes();
+  const CaseValidation v = validate_spec(s, o);
+  EXPECT_EQ(to_string(v.disposition), "failed");
+  EXPECT_NE(v.detail.find("past the buffer"), std::string::npos) << v.detail;
+}
+
+// ---- (d) the launcher refuses what it cannot run, before launching
+
+// Everything rope_kv_fused may write, so a test can show nothing changed.
+std::vector<std::uint8_t> written_bytes(const DeviceCase& dc) {
+  std::vector<std::uint8_t> all = dc.fused.qkv.to_host();
+  for (const DeviceBuffer* b : {&dc.fused.query_out, &dc.fused.k_cache, &dc.fused.v_cache}) {
+    const std::vector<std::uint8_t> part = b->to_host();
+    all.insert(all.end(), part.begin(), part.end());
+  }
+  return all;
+}
+
+TEST_F(GpuLauncher, RefusesMoreCacheTokensThanTokens) {
+  DeviceCase dc(
+      make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 64), RopeStyle::neox, "nhd", 8));
+  const std::vector<std::uint8_t> before = written_bytes(dc);
+  RopeKvArgs a = dc.fused_args();
+  a.num_cache_tokens = a.num_tokens + 1;
+  EXPECT_EQ(rope_kv_fused(a, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);  // refused on the host: no launch error pending
+  EXPECT_TRUE(written_bytes(dc) == before);
+}
+
+TEST_F(GpuLauncher, RefusesShapesNoWidthDivides) {
+  // Head size 66, full neox rotary: halves of 33 elements, so not even 2-element accesses fit.
+  const CaseSpec s =
+      make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 66), RopeStyle::neox, "nhd", 8);
+  DeviceCase dc(s);
+  const std::vector<std::uint8_t> before = written_bytes(dc);
+  const RopeKvArgs a = dc.fused_args();
+  ASSERT_EQ(rope_kv_vector_elems(a), 0);
+  EXPECT_EQ(rope_kv_fused(a, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(unfused_pair(a, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_TRUE(written_bytes(dc) == before);
+  EXPECT_EQ(to_string(validate_spec(s, ValidateOptions{}).disposition), "not_supported");
+}
+
+TEST_F(GpuLauncher, RefusesAMisalignedView) {
+  DeviceCase dc(
+      make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 64), RopeStyle::neox, "nhd", 8));
+  const std::vector<std::uint8_t> before = written_bytes(dc);
+  RopeKvArgs a = dc.fused_args();
+  a.key.data = static_cast<char*>(a.key.data) + 2;  // one bf16 off: no pair-aligned access
+  EXPECT_EQ(rope_kv_fused(a, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_TRUE(written_bytes(dc) == before);
+}
+
+TEST_F(GpuLauncher, NoTokensIsANoOp) {
+  DeviceCase dc(
+      make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 64), RopeStyle::neox, "nhd", 8));
+  const std::vector<std::uint8_t> before = written_bytes(dc);
+  RopeKvArgs a = dc.fused_args();
+  a.num_tokens = a.num_cache_tokens = 0;
+  EXPECT_EQ(rope_kv_fused(a, nullptr), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_TRUE(written_bytes(dc) == before);
+}
+
+// ---- (e) compare_device_bytes
+
+TEST_F(GpuCompare, CountsAndLocatesDifferences) {
+  constexpr std::int64_t kBytes = (1 << 20) + 5;
+  DeviceBuffer a(kBytes, "compare a"), b(kBytes, "compare b");
+  fill_sentinel_device(a.get(), kBytes, 5);
+  fill_sentinel_device(b.get(), kBytes, 5);
+  ByteDiff d = compare_device_bytes(a.get(), b.get(), kBytes);
+  EXPECT_EQ(d.count, 0);
+  EXPECT_EQ(d.first, -1);
+
+  // Flip four bytes of b; the first reported is the lowest offset whichever thread finds it.
+  std::vector<std::uint8_t> host = b.to_host();
+  for (std::int64_t at : {kBytes - 1, std::int64_t{500123}, std::int64_t{1000}, std::int64_t{7}})
+    host[static_cast<std::size_t>(at)] ^= 0x01;
+  b.upload(host.data(), kBytes);
+  d = compare_device_bytes(a.get(), b.get(), kBytes);
+  EXPECT_EQ(d.count, 4);
+  EXPECT_EQ(d.first, 7);
+
+  // Rows of 1000 bytes with columns [0, 10) excluded: 7 (col 7) and 1000 (col 0) are skipped,
+  // 500123 (col 123) and kBytes - 1 = 1048580 (col 580) are counted.
+  d = compare_device_bytes(a.get(), b.get(), kBytes, RowWindow{1000, 0, 10});
+  EXPECT_EQ(d.count, 2);
+  EXPECT_EQ(d.first, 500123);
+
+  // A prefix only sees its own differences; zero bytes see none.
+  d = compare_device_bytes(a.get(), b.get(), 1001);
+  EXPECT_EQ(d.count, 2);
+  EXPECT_EQ(d.first, 7);
+  d = compare_device_bytes(a.get(), b.get(), 0);
+  EXPECT_EQ(d.count, 0);
+  EXPECT_EQ(d.first, -1);
+}
+
+// ---- (f) device conversions equal the host model's bits
+
+__global__ void convert_kernel(const float* in, std::int64_t n, std::uint8_t* e4m3,
+                               std::uint8_t* e5m2, std::uint16_t* bf16, std::uint16_t* fp16) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    const float x = in[i];
+    e4m3[i] = detail::float_to_fp8<CacheDType::fp8_e4m3>(x);
+    e5m2[i] = detail::float_to_fp8<CacheDType::fp8_e5m2>(x);
+    bf16[i] = __bfloat16_as_ushort(detail::from_float<__nv_bfloat16>(x));
+    fp16[i] = __half_as_ushort(detail::from_float<__half>(x));
+  }
+}
+
+// The cache path as the kernels run it: 8 q/k/v values -> fp8(x / scale), one chunk per thread.
+template <typename T, CacheDType C>
+__global__ void store_cache_kernel(const T* in, std::int64_t chunks, float scale,
+                                   std::uint8_t* out) {
+  const std::int64_t c = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
+  if (c < chunks)
+    detail::store_cache_chunk<T, C, 8>(out + c * 8, detail::load_vec<T, 8>(in + c * 8),
+                                       detail::ScaleDivider::of(scale));
+}
+
+float float_of(std::uint32_t u) {
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+std::uint32_t bits_of(float x) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+// Floats where conversions go wrong: specials, every fp8 code and the midpoints between codes
+// (ties) with their neighbours, the saturation edges, every fp16 midpoint (subnormals included),
+// bf16 ties for every upper half, and random bit patterns (NaN payloads, fp32 subnormals).
+std::vector<float> conversion_inputs() {
+  std::vector<float> v;
+  auto around = [&](float x) {
+    for (float s : {x, -x}) {
+      v.push_back(s);
+      v.push_back(std::nextafter(s, std::numeric_limits<float>::infinity()));
+      v.push_back(std::nextafter(s, -std::numeric_limits<float>::infinity()));
+    }
+  };
+  for (std::uint32_t u :
+       {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7f800001u,
+        0xffbfffffu, 0x7fffffffu, 0x00000001u, 0x807fffffu, 0x00800000u, 0x7f7fffffu, 0xff7fffffu})
+    v.push_back(float_of(u));
+  for (float x : {448.0f, 464.0f, 480.0f, 57344.0f, 61440.0f, 65504.0f, 65520.0f, 65536.0f})
+    around(x);
+  // fp8: each finite positive code, and the midpoint to the next one.
+  for (auto decode : {&fp8_e4m3_to_float, &fp8_e5m2_to_float}) {
+    for (int b = 0; b < 0x7f; ++b) {
+      const float lo = decode(static_cast<std::uint8_t>(b));
+      const float hi = decode(static_cast<std::uint8_t>(b + 1));
+      if (!std::isfinite(lo) || !std::isfinite(hi)) continue;
+      around(lo);
+      around(lo + (hi - lo) / 2);  // exact: fp8 codes have at most 4 significant bits
+    }
+  }
+  // fp16: every midpoint between neighbouring finite codes (12 significant bits: exact).
+  for (std::uint32_t h = 0; h < 0x7bff; ++h) {
+    const float lo = fp16_to_float(static_cast<std::uint16_t>(h));
+    const float hi = fp16_to_float(static_cast<std::uint16_t>(h + 1));
+    around(lo + (hi - lo) / 2);
+  }
+  // bf16: the exact tie and its neighbours below every upper half (NaN/Inf halves included).
+  for (std::uint32_t hi = 0; hi < 0x10000; ++hi)
+    for (std::uint32_t lo : {0x7fffu, 0x8000u, 0x8001u})
+      v.push_back(float_of(hi << 16 | lo));
+  std::mt19937 rng(2024);
+  for (int i = 0; i < 100000; ++i)
+    v.push_back(float_of(static_cast<std::uint32_t>(rng())));
+  return v;
+}
+
+// Counts differences and prints the first few with the input that caused them.
+template <typename T, typename Ref>
+int count_mismatches(const char* what, const std::vector<float>& in, const std::vector<T>& got,
+                     Ref ref) {
+  int bad = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const T want = ref(in[i]);
+    if (got[i] == want) continue;
+    if (++bad <= 5)
+      ADD_FAILURE() << what << "(0x" << std::hex << bits_of(in[i]) << " = " << in[i]
+                    << "): device 0x" << static_cast<unsigned>(got[i]) << ", host 0x"
+                    << static_cast<unsigned>(want) << std::dec;
+  }
+  return bad;
+}
+
+TEST_F(GpuConversions, RoundingMatchesHostModel) {
+  const std::vector<float> in = conversion_inputs();
+  ASSERT_GT(in.size(), 300000u);
+  const auto n = static_cast<std::int64_t>(in.size());
+  DeviceBuffer d_in(n * 4, "inputs"), d_e4m3(n, "e4m3"), d_e5m2(n, "e5m2"), d_bf16(n * 2, "bf16"),
+      d_fp16(n * 2, "fp16");
+  d_in.upload(in.data(), n * 4);
+  convert_kernel<<<1024, 256>>>(
+      static_cast<const float*>(d_in.get()), n, static_cast<std::uint8_t*>(d_e4m3.get()),
+      static_cast<std::uint8_t*>(d_e5m2.get()), static_cast<std::uint16_t*>(d_bf16.get()),
+      static_cast<std::uint16_t*>(d_fp16.get()));
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<std::uint8_t> e4m3(in.size()), e5m2(in.size());
+  std::vector<std::uint16_t> bf16(in.size()), fp16(in.size());
+  d_e4m3.download(e4m3.data(), n);
+  d_e5m2.download(e5m2.data(), n);
+  d_bf16.download(bf16.data(), n * 2);
+  d_fp16.download(fp16.data(), n * 2);
+  EXPECT_EQ(count_mismatches("e4m3", in, e4m3, &float_to_fp8_e4m3_satfinite), 0);
+  EXPECT_EQ(count_mismatches("e5m2", in, e5m2, &float_to_fp8_e5m2_satfinite), 0);
+  EXPECT_EQ(count_mismatches("bf16", in, bf16, &float_to_bf16), 0);
+  EXPECT_EQ(count_mismatches("fp16", in, fp16, &float_to_fp16), 0);
+}
+
+// Every bf16 and fp16 code through the cache store, against fp8(float(x) / scale) on the host.
+TEST_F(GpuConversions, ScaledCacheStoreMatchesHostModel) {
+  constexpr std::int64_t kCodes = 1 << 16;
+  std::vector<std::uint16_t> codes(kCodes);
+  for (std::int64_t i = 0; i < kCodes; ++i)
+    codes[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(i);
+  DeviceBuffer d_in(kCodes * 2, "codes"), d_out(kCodes, "fp8 out");
+  d_in.upload(codes.data(), kCodes * 2);
+  std::vector<std::uint8_t> out(kCodes);
+  for (DType dtype : {DType::bf16, DType::fp16})
+    for (CacheDType cache : {CacheDType::fp8_e4m3, CacheDType::fp8_e5m2})
+      for (float scale : {0.7f, 1.3f, 0.01f, 1000.0f, 0.3137f, 0.0037f, 7.77f, 1.0f / 3.0f}) {
+        auto launch = [&](auto tag, auto kind) {
+          using T = decltype(tag);
+          store_cache_kernel<T, decltype(kind)::value>
+              <<<kCodes / 8 / 128, 128>>>(static_cast<const T*>(d_in.get()), kCodes / 8, scale,
+                                          static_cast<std::uint8_t*>(d_out.get()));
+        };
+        const bool e4m3 = cache == CacheDType::fp8_e4m3;
+        using E4 = std::integral_constant<CacheDType, CacheDType::fp8_e4m3>;
+        using E5 = std::integral_constant<CacheDType, CacheDType::fp8_e5m2>;
+        if (dtype == DType::bf16)
+          e4m3 ? launch(__nv_bfloat16{}, E4{}) : launch(__nv_bfloat16{}, E5{});
+        else
+          e4m3 ? launch(__half{}, E4{}) : launch(__half{}, E5{});
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        d_out.download(out.data(), kCodes);
+        int bad = 0;
+        for (std::int64_t i = 0; i < kCodes; ++i) {
+          const float x = load_scalar(dtype, codes.data(), i) / scale;
+          const std::uint8_t want =
+              e4m3 ? float_to_fp8_e4m3_satfinite(x) : float_to_fp8_e5m2_satfinite(x);
+          if (out[static_cast<std::size_t>(i)] != want && ++bad <= 3)
+            ADD_FAILURE() << to_string(dtype) << " code 0x" << std::hex << i << " / " << scale
+                          << " -> " << to_string(cache) << ": device 0x"
+                          << static_cast<unsigned>(out[static_cast<std::size_t>(i)]) << ", host 0x"
+                          << static_cast<unsigned>(want) << std::dec;
+        }
+        EXPECT_EQ(bad, 0) << to_string(dtype) << " " << to_string(cache) << " scale " << scale;
+      }
+}
+
+// ---- (g) a 2^20-token launch
+
+// 16x1x64 bf16: a qkv row is 1152 elements (2304 bytes), so the last tokens' rows start past
+// 2^31 bytes, and 76 work units per token make a grid of ~620k CTAs. The golden model checks a
+// sample of tokens (the first and last among them) and every untargeted cache entry.
+TEST_F(GpuLargeT, MillionTokensValidateSampled) {
+  const CaseSpec s = make_case(DType::bf16, CacheDType::fp8_e4m3, heads(16, 1, 64), RopeStyle::neox,
+                               "nhd", std::int64_t{1} << 20);
+  ASSERT_FALSE(case_problem(s).has_value());
+  const TensorPlan p = make_tensor_plan(s);
+  ASSERT_GT(p.qkv_bytes(), std::int64_t{1} << 31);
+  const CaseValidation v = validate_spec(s, ValidateOptions{});
+  EXPECT_EQ(to_string(v.disposition), "passed") << v.detail;
+  EXPECT_EQ(v.mismatches, 0) << v.first_mismatch;
+  EXPECT_NE(v.detail.find("of 1048576 tokens"), std::string::npos) << v.detail;
+}
+
+}  // namespace
+}  // namespace rkv

@@ -1,0 +1,479 @@
+// check_rope_kv_inputs() against op-spec.md's "Bad input" list: each rejection is one line that
+// names the argument and the bad value, and a case built the way the tool builds it is accepted.
+// Also the work split the fused kernel launches with (work_plan.h): the access width it picks and
+// the unit counts per token for MHA/GQA/MQA and the optional outputs.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rope_kv.h"
+#include "rope_kv_check.h"
+#include "work_plan.h"
+#include "workload.h"
+
+namespace rkv {
+namespace {
+
+// Host memory standing in for a device allocation. cudaMalloc returns 256-byte aligned memory;
+// 64 is enough for every access width, so the width checks see what a device case would.
+class AlignedBytes {
+ public:
+  explicit AlignedBytes(std::int64_t bytes) {
+    if (bytes <= 0) return;
+    raw_.resize(static_cast<std::size_t>(bytes) + kAlign);
+    void* p = raw_.data();
+    std::size_t space = raw_.size();
+    data_ = std::align(kAlign, static_cast<std::size_t>(bytes), p, space);
+  }
+  void* data() const { return data_; }
+
+ private:
+  static constexpr std::size_t kAlign = 64;
+  std::vector<unsigned char> raw_;
+  void* data_ = nullptr;
+};
+
+// One case on host buffers, bound exactly as the validator binds its golden copy: plan, seeded
+// small inputs, bind_args. Tests then break one argument and expect one line about it. `args`
+// points into this object, so it is neither copied nor moved.
+struct HostCase {
+  TensorPlan plan;
+  HostInputs in;
+  AlignedBytes qkv, query_out, k_cache, v_cache;
+  RopeKvArgs args;
+
+  explicit HostCase(const CaseSpec& s)
+      : plan(make_tensor_plan(s)),
+        in(make_host_inputs(plan)),
+        qkv(plan.qkv_bytes()),
+        query_out(plan.query_out_bytes()),
+        k_cache(plan.has_slots() ? plan.cache_bytes() : 0),
+        v_cache(plan.has_slots() && plan.cache_tensors == 2 ? plan.cache_bytes() : 0) {
+    BufferPointers b;
+    b.qkv = qkv.data();
+    b.query_out = query_out.data();
+    b.k_cache = k_cache.data();
+    b.v_cache = plan.cache_tensors == 2 ? v_cache.data() : k_cache.data();
+    b.positions = in.positions.data();
+    b.slots = in.slots.empty() ? nullptr : in.slots.data();
+    b.k_scale = in.k_scale.empty() ? nullptr : in.k_scale.data();
+    b.v_scale = in.v_scale.empty() ? nullptr : in.v_scale.data();
+    b.cos_sin = in.cos_sin.data();
+    args = bind_args(plan, b);
+  }
+  HostCase(const HostCase&) = delete;
+  HostCase& operator=(const HostCase&) = delete;
+
+  std::string check() const { return check_rope_kv_inputs(args, host_side(in)); }
+  std::int64_t slot_count() const { return plan.num_blocks * plan.block_size; }
+};
+
+// bf16, 4 query heads over 2 KV heads of 64, 8 tokens, nhd cache of 16-slot blocks.
+CaseSpec small_spec(CacheDType cache = CacheDType::auto_) {
+  CaseSpec s;
+  s.heads = HeadConfig{4, 2, 64, false};
+  s.tokens = 8;
+  s.cache_dtype = cache;
+  return s;
+}
+
+// Indices of two tokens that both have a slot (mixed mode skips a few).
+std::pair<std::size_t, std::size_t> two_cached_tokens(const HostCase& c) {
+  std::vector<std::size_t> cached;
+  for (std::size_t t = 0; t < c.in.slots.size(); ++t)
+    if (c.in.slots[t] >= 0) cached.push_back(t);
+  if (cached.size() < 2) throw std::runtime_error("case has fewer than two cached tokens");
+  return {cached[0], cached[1]};
+}
+
+// ---- accepted
+
+TEST(RopeKvCheck, AcceptsTheCaseTheToolBuilds) {
+  HostCase c(small_spec());
+  EXPECT_EQ(c.check(), "");
+}
+
+TEST(RopeKvCheck, AcceptsEveryLayoutAndOption) {
+  std::vector<CaseSpec> specs;
+  for (const char* name : {"nhd", "hnd", "packed_nhd", "packed_hnd", "hbs", "packed_sbh"}) {
+    CaseSpec s = small_spec(CacheDType::fp8_e4m3);
+    s.layout = *CacheLayout::parse(name);
+    s.scale = ScaleKind::per_head;
+    specs.push_back(s);
+  }
+  CaseSpec padded = small_spec();
+  padded.slots = SlotMode::padded;
+  CaseSpec rope_only = small_spec();
+  rope_only.slots = SlotMode::rope_only;
+  CaseSpec separate = small_spec();
+  separate.query_out = QueryOut::separate;
+  separate.rot_dim = 32;
+  CaseSpec mla = small_spec(CacheDType::fp8_e5m2);
+  mla.heads = HeadConfig{16, 1, 0, true};
+  mla.style = RopeStyle::gptj;
+  CaseSpec fp32 = small_spec();
+  fp32.dtype = DType::fp32;
+  fp32.cos_sin_fp32 = true;
+  specs.insert(specs.end(), {padded, rope_only, separate, mla, fp32});
+  for (const CaseSpec& s : specs) {
+    HostCase c(s);
+    EXPECT_EQ(c.check(), "") << s.id();
+  }
+}
+
+// ---- sizes and rotary dims
+
+TEST(RopeKvCheck, RejectsMoreCacheTokensThanTokens) {
+  HostCase c(small_spec());
+  c.args.num_cache_tokens = 9;
+  EXPECT_EQ(c.check(), "num_cache_tokens = 9 must lie in [0, num_tokens = 8]");
+}
+
+TEST(RopeKvCheck, RejectsQueryHeadsNotAMultipleOfKvHeads) {
+  HostCase c(small_spec());
+  c.args.num_q_heads = 3;
+  EXPECT_EQ(c.check(), "num_q_heads = 3 is not a multiple of num_kv_heads = 2");
+}
+
+TEST(RopeKvCheck, RejectsOddRotDim) {
+  HostCase c(small_spec());
+  c.args.rot_dim = 63;
+  EXPECT_EQ(c.check(), "rot_dim = 63 must be even and positive");
+}
+
+TEST(RopeKvCheck, RejectsRotDimLargerThanTheHead) {
+  HostCase c(small_spec());
+  c.args.rot_dim = 66;
+  c.args.cos_sin_stride = 66;
+  EXPECT_EQ(c.check(), "rot_dim = 66 (q offset 0) does not fit head sizes q 64, k 64");
+}
+
+// ---- positions
+
+TEST(RopeKvCheck, RejectsPositionPastTheTable) {
+  HostCase c(small_spec());
+  c.in.positions[3] = 8192;
+  EXPECT_EQ(c.check(), "positions[3] = 8192 is outside the cos/sin cache [0, 8192)");
+}
+
+TEST(RopeKvCheck, RejectsNegativePosition) {
+  HostCase c(small_spec());
+  c.in.positions[0] = -1;
+  EXPECT_EQ(c.check(), "positions[0] = -1 is outside the cos/sin cache [0, 8192)");
+}
+
+// ---- slots
+
+TEST(RopeKvCheck, RejectsSlotBelowMinusOne) {
+  HostCase c(small_spec());
+  c.in.slots[2] = -2;
+  EXPECT_EQ(c.check(),
+            "slot_mapping[2] = -2 is outside [-1, " + std::to_string(c.slot_count()) + ")");
+}
+
+TEST(RopeKvCheck, RejectsSlotPastTheCache) {
+  HostCase c(small_spec());
+  const std::int64_t past = c.slot_count();
+  c.in.slots[1] = past;
+  EXPECT_EQ(c.check(), "slot_mapping[1] = " + std::to_string(past) + " is outside [-1, " +
+                           std::to_string(past) + ")");
+  c.in.slots[1] = past - 1;  // the last slot itself is fine (unless another token holds it)
+  bool taken = false;
+  for (std::size_t t = 0; t < c.in.slots.size(); ++t)
+    taken |= t != 1 && c.in.slots[t] == past - 1;
+  if (!taken) {
+    EXPECT_EQ(c.check(), "");
+  }
+}
+
+TEST(RopeKvCheck, RejectsTheSameSlotTwice) {
+  HostCase c(small_spec());
+  const auto [first, second] = two_cached_tokens(c);
+  const std::int64_t slot = c.in.slots[first];
+  c.in.slots[second] = slot;
+  EXPECT_EQ(c.check(), "slot_mapping[" + std::to_string(second) + "] = " + std::to_string(slot) +
+                           " repeats an earlier token's slot");
+}
+
+TEST(RopeKvCheck, AllowsManySkippedTokens) {
+  HostCase c(small_spec());
+  for (auto& s : c.in.slots)
+    s = -1;  // -1 repeats freely: it writes nothing
+  EXPECT_EQ(c.check(), "");
+}
+
+// ---- fp8 scales
+
+TEST(RopeKvCheck, RejectsBadPerTensorScales) {
+  struct Bad {
+    bool key;
+    float value;
+    const char* text;
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const Bad& b : {Bad{true, 0.0f, "k_scale[0] = 0"}, Bad{true, -1.0f, "k_scale[0] = -1"},
+                       Bad{false, inf, "v_scale[0] = inf"}, Bad{false, -inf, "v_scale[0] = -inf"},
+                       Bad{true, nan, "k_scale[0] = nan"}}) {
+    HostCase c(small_spec(CacheDType::fp8_e4m3));
+    (b.key ? c.in.k_scale : c.in.v_scale)[0] = b.value;
+    EXPECT_EQ(c.check(), std::string(b.text) + " must be finite and > 0");
+  }
+}
+
+TEST(RopeKvCheck, RejectsBadPerHeadScale) {
+  CaseSpec s = small_spec(CacheDType::fp8_e5m2);
+  s.scale = ScaleKind::per_head;
+  HostCase c(s);
+  ASSERT_EQ(c.in.v_scale.size(), 2u);
+  c.in.v_scale[1] = -0.5f;  // only the last head's scale is bad
+  EXPECT_EQ(c.check(), "v_scale[1] = -0.5 must be finite and > 0");
+  c.in.v_scale[1] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(c.check(), "v_scale[1] = nan must be finite and > 0");
+}
+
+TEST(RopeKvCheck, IgnoresScalesOfAnAutoCache) {
+  HostCase c(small_spec());
+  ASSERT_TRUE(c.in.k_scale.empty());
+  c.args.k_scale = nullptr;  // bits are copied, so no scale is needed
+  EXPECT_EQ(c.check(), "");
+}
+
+TEST(RopeKvCheck, RejectsMissingFp8Scale) {
+  HostCase c(small_spec(CacheDType::fp8_e4m3));
+  c.in.k_scale.clear();
+  EXPECT_EQ(c.check(), "k_scale is missing (an fp8 cache needs it)");
+}
+
+// ---- overlapping views
+
+TEST(RopeKvCheck, RejectsOverlappingHeadStrides) {
+  {
+    HostCase c(small_spec());
+    c.args.query.head_stride = 32;
+    EXPECT_EQ(c.check(), "query.head_stride = 32 overlaps rows of 64 elements");
+  }
+  {
+    HostCase c(small_spec());
+    c.args.key.head_stride = 0;
+    EXPECT_EQ(c.check(), "key.head_stride = 0 overlaps rows of 64 elements");
+  }
+  {
+    HostCase c(small_spec());
+    c.args.value.head_stride = 63;
+    EXPECT_EQ(c.check(), "value.head_stride = 63 overlaps rows of 64 elements");
+  }
+}
+
+TEST(RopeKvCheck, RejectsOverlappingTokenStrides) {
+  HostCase c(small_spec());
+  c.args.query.token_stride = 3 * 64 + 63;  // one element short of the 4 heads
+  EXPECT_EQ(c.check(), "query.token_stride = 255 overlaps the 4 heads of a token");
+  CaseSpec s = small_spec();
+  s.query_out = QueryOut::separate;
+  HostCase separate(s);
+  separate.args.query_out.token_stride = 64;
+  EXPECT_EQ(separate.check(), "query_out.token_stride = 64 overlaps the 4 heads of a token");
+}
+
+TEST(RopeKvCheck, RejectsOverlappingCacheStrides) {
+  // nhd, 2 heads of 64, 16-slot blocks: strides head 64, slot 128, block 2048.
+  {
+    HostCase c(small_spec());
+    ASSERT_EQ(c.args.key_cache.block_stride, 2048);
+    c.args.key_cache.head_stride = 32;
+    EXPECT_EQ(c.check(),
+              "key_cache strides (block 2048, slot 128, head 32) make distinct entries "
+              "overlap");
+  }
+  {
+    HostCase c(small_spec());
+    c.args.value_cache.slot_stride = 64;  // slot o + 1 of head 0 is slot o of head 1
+    EXPECT_EQ(c.check(),
+              "value_cache strides (block 2048, slot 64, head 64) make distinct entries "
+              "overlap");
+  }
+  {
+    HostCase c(small_spec());
+    c.args.key_cache.block_stride = 1024;  // block b + 1 starts inside block b
+    EXPECT_EQ(c.check(),
+              "key_cache strides (block 1024, slot 128, head 64) make distinct entries "
+              "overlap");
+  }
+}
+
+TEST(RopeKvCheck, RejectsShapesNoAccessWidthDivides) {
+  CaseSpec s = small_spec();
+  s.heads.head_size = 66;  // neox halves of 33 elements: no 2-element access fits
+  HostCase c(s);
+  EXPECT_EQ(rope_kv_vector_elems(c.args), 0);
+  const std::string e = c.check();
+  EXPECT_EQ(e.rfind("no supported access width: head sizes 66/66/66, rot_dim 66", 0), 0u) << e;
+}
+
+// ---- access width (work_plan.h)
+
+TEST(RopeKvVectorElems, SixteenByteAccessesForTheCommonShape) {
+  CaseSpec s;  // bf16 32x8x128 neox
+  s.tokens = 4;
+  HostCase c(s);
+  EXPECT_EQ(rope_kv_vector_elems(c.args), 8);
+  s.style = RopeStyle::gptj;
+  HostCase gptj(s);
+  EXPECT_EQ(rope_kv_vector_elems(gptj.args), 8);
+}
+
+TEST(RopeKvVectorElems, PartialRotaryHalfLimitsTheWidth) {
+  CaseSpec s = small_spec();
+  s.heads.head_size = 80;
+  s.rot_dim = 40;  // neox halves of 20 elements: 8 does not divide them, 4 does
+  HostCase c(s);
+  EXPECT_EQ(rope_kv_vector_elems(c.args), 4);
+  s.rot_dim = 0;  // full rotary: halves of 40
+  HostCase full(s);
+  EXPECT_EQ(rope_kv_vector_elems(full.args), 8);
+}
+
+TEST(RopeKvVectorElems, Fp32MovesFourPerAccess) {
+  CaseSpec s = small_spec();
+  s.dtype = DType::fp32;
+  HostCase c(s);
+  EXPECT_EQ(rope_kv_vector_elems(c.args), 4);
+}
+
+TEST(RopeKvVectorElems, MisalignmentNarrowsTheWidth) {
+  HostCase c(small_spec());
+  ASSERT_EQ(rope_kv_vector_elems(c.args), 8);
+  void* const query = c.args.query.data;
+  c.args.query.data = static_cast<char*>(query) + 8;  // 8-byte aligned: 4 bf16
+  EXPECT_EQ(rope_kv_vector_elems(c.args), 4);
+  c.args.query.data = static_cast<char*>(query) + 4;  // 4-byte aligned: 2 bf16
+  EXPECT_EQ(rope_kv_vector_elems(c.args), 2);
+  c.args.query.data = static_cast<char*>(query) + 2;  // one element off: no pair-aligned access
+  EXPECT_EQ(rope_kv_vector_elems(c.args), 0);
+  c.args.query.data = query;
+  c.args.key.token_stride += 4;  // a stride that is a multiple of 4 elements only
+  EXPECT_EQ(rope_kv_vector_elems(c.args), 4);
+}
+
+TEST(RopeKvVectorElems, Fp8CacheAlignmentCountsInBytes) {
+  HostCase c(small_spec(CacheDType::fp8_e4m3));
+  ASSERT_EQ(rope_kv_vector_elems(c.args), 8);
+  // 8 fp8 entries are an 8-byte store: a cache view 4 bytes off allows 4, not 8.
+  c.args.value_cache.data = static_cast<char*>(c.args.value_cache.data) + 4;
+  EXPECT_EQ(rope_kv_vector_elems(c.args), 4);
+  // Without a slot mapping the cache is never written, so its alignment does not matter.
+  c.args.slot_mapping = nullptr;
+  EXPECT_EQ(rope_kv_vector_elems(c.args), 8);
+}
+
+TEST(RopeKvVectorElems, MisalignedCosSinTable) {
+  HostCase c(small_spec());
+  c.args.cos_sin_cache = static_cast<const char*>(c.args.cos_sin_cache) + 4;
+  EXPECT_EQ(rope_kv_vector_elems(c.args), 2);
+}
+
+// ---- work units (work_plan.h)
+
+// Plain arguments for the planner: it reads sizes, style and which optional outputs exist.
+RopeKvArgs plan_args(int hq, int hkv, int d, int rot) {
+  static const std::int64_t slots[1] = {0};
+  RopeKvArgs a;
+  a.num_tokens = a.num_cache_tokens = 1;
+  a.num_q_heads = hq;
+  a.num_kv_heads = hkv;
+  a.q_head_size = a.k_head_size = a.v_head_size = d;
+  a.rot_dim = rot;
+  a.slot_mapping = slots;
+  return a;
+}
+
+void expect_plan(const WorkPlan& p, int q_rot, int q_pass, int k_rot, int k_pass, int v_units,
+                 std::int64_t q_end, std::int64_t k_end, std::int64_t units) {
+  EXPECT_EQ(p.q_rot, q_rot);
+  EXPECT_EQ(p.q_pass, q_pass);
+  EXPECT_EQ(p.k_rot, k_rot);
+  EXPECT_EQ(p.k_pass, k_pass);
+  EXPECT_EQ(p.v_units, v_units);
+  EXPECT_EQ(p.q_units, q_rot + q_pass);
+  EXPECT_EQ(p.k_units, k_rot + k_pass);
+  EXPECT_EQ(p.q_end, q_end);
+  EXPECT_EQ(p.k_end, k_end);
+  EXPECT_EQ(p.units_per_token, units);
+}
+
+TEST(FusedWorkPlan, MhaGqaMqa) {
+  // D = 128, full neox rotary, 8 per access: 8 rotation units (each two chunks), 16 v chunks.
+  {
+    SCOPED_TRACE("MHA 8x8x128");
+    expect_plan(make_fused_plan(plan_args(8, 8, 128, 128), 8), 8, 0, 8, 0, 16, 64, 128, 256);
+  }
+  {
+    SCOPED_TRACE("GQA 32x8x128");
+    expect_plan(make_fused_plan(plan_args(32, 8, 128, 128), 8), 8, 0, 8, 0, 16, 256, 320, 448);
+  }
+  {
+    SCOPED_TRACE("MQA 8x1x128");
+    expect_plan(make_fused_plan(plan_args(8, 1, 128, 128), 8), 8, 0, 8, 0, 16, 64, 72, 88);
+  }
+}
+
+TEST(FusedWorkPlan, GptjHoldsPairsInOneChunk) {
+  const WorkPlan p = make_fused_plan(
+      [] {
+        RopeKvArgs a = plan_args(4, 2, 64, 64);
+        a.style = RopeStyle::gptj;
+        return a;
+      }(),
+      8);
+  expect_plan(p, 8, 0, 8, 0, 8, 32, 48, 64);
+}
+
+TEST(FusedWorkPlan, PartialRotaryPassThroughOnlyWhereCopied) {
+  // R = 64 of D = 128: 4 rotation units, 8 pass-through chunks. In place, q's tail is untouched
+  // (no units); k's tail still goes to the cache.
+  expect_plan(make_fused_plan(plan_args(8, 2, 128, 64), 8), 4, 0, 4, 8, 16, 32, 56, 88);
+  // A separate query_out needs q's tail copied too.
+  RopeKvArgs a = plan_args(8, 2, 128, 64);
+  int dummy = 0;
+  a.query_out.data = &dummy;
+  expect_plan(make_fused_plan(a, 8), 4, 8, 4, 8, 16, 96, 120, 152);
+}
+
+TEST(FusedWorkPlan, CacheOnlyKeepsKeyUnitsForTheCache) {
+  RopeKvArgs a = plan_args(8, 2, 128, 128);
+  a.write_back_key = false;
+  expect_plan(make_fused_plan(a, 8), 8, 0, 8, 0, 16, 64, 80, 112);
+  // ... and with nothing cached either, k has no work at all.
+  a.slot_mapping = nullptr;
+  expect_plan(make_fused_plan(a, 8), 8, 0, 0, 0, 0, 64, 64, 64);
+}
+
+TEST(FusedWorkPlan, RopeOnlyHasNoValueUnits) {
+  RopeKvArgs a = plan_args(8, 2, 128, 64);
+  a.slot_mapping = nullptr;
+  expect_plan(make_fused_plan(a, 8), 4, 0, 4, 0, 0, 32, 40, 40);
+  // Zero cache tokens behave the same even with a slot mapping.
+  a = plan_args(8, 2, 128, 64);
+  a.num_cache_tokens = 0;
+  expect_plan(make_fused_plan(a, 8), 4, 0, 4, 0, 0, 32, 40, 40);
+}
+
+TEST(FusedWorkPlan, MlaRotatesTheLastSixtyFourQueryDims) {
+  // MLA: q 192 with dims [128, 192) rotated, k_pe 64, kv_c 512; gptj at 8 per access.
+  RopeKvArgs a = plan_args(16, 1, 192, 64);
+  a.k_head_size = 64;
+  a.v_head_size = 512;
+  a.q_rot_offset = 128;
+  a.style = RopeStyle::gptj;
+  expect_plan(make_fused_plan(a, 8), 8, 0, 8, 0, 64, 128, 136, 200);
+}
+
+}  // namespace
+}  // namespace rkv
