@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# One call on the GPU box: run the named steps against prebuilt binaries, keep going when a step
+# fails, and leave few files under $OUT (only 8 files come back from that machine, 2 folders deep).
+# Usage: OUT=dir scripts/device_run.sh STEP...   (BIN=dist by default: rope-kv-bench,
+#        rope-kv-gbench, rkv_tests, libbenchmark.so.1debian, built here and carried)
+# Steps, and the file each adds under $OUT (every step also appends its output to log.txt):
+#   info      nvidia-smi.csv (GPU, driver, clocks, power)     tests     gtest.json (rkv_tests)
+#   smoke     (log only) validate configs/ci-smoke.json        seed      seed-table-run1.json
+#   seed2     seed-table-run2.json                             matrix    validate-full-matrix.json
+#   sanitize  sanitizer.log (every tool's log, then summary)   ncu       ncu-summary.txt (fused,
+#             N=2048 and N=1, bf16|auto|32x8x128|neox|nhd)     gbench    gbench.json (ci-smoke)
+#   decode    decode.json                                      prefill   prefill.json
+# Always: steps.txt (step, exit code, wall seconds, one line per step as it ends) and log.txt.
+# env: STEP_TIMEOUT (s, default 290) bounds every step but sanitize; bench/validate get SIGINT,
+#      which they answer by writing what they measured, marked incomplete. SANITIZER_TOOLS and
+#      SANITIZER_TIMEOUT (here 120 s per tool) pass through to scripts/sanitize.sh; GTEST_FILTER
+#      (read by gtest itself, e.g. '*Gpu*') narrows the tests step.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 4
+if (($# == 0)) || [[ -z ${OUT:-} ]]; then
+  sed -n '2,18s/^# \{0,1\}//p' "$0" >&2
+  exit 4
+fi
+bin=${BIN:-dist}
+limit=${STEP_TIMEOUT:-290}
+log=$OUT/log.txt
+mkdir -p "$OUT"
+: >"$OUT/steps.txt"
+chmod +x "$bin"/rope-kv-bench "$bin"/rope-kv-gbench "$bin"/rkv_tests 2>/dev/null
+scratch=$(mktemp -d)  # reports and per-tool logs too many to bring back; summaries go to $OUT
+
+bench() { timeout -s INT -k 30 "$limit" "$bin/rope-kv-bench" "$@"; }
+
+# rkv_tests has the build machine's paths compiled in: RKV_SOURCE_DIR (it reads <src>/configs) and
+# RKV_CLI_PATH (<build>/rope-kv-bench). Where that source folder does not exist here, stand in a
+# folder of links to this checkout, with the build folder pointing at $bin, so those tests run.
+shim_source_dir() {
+  local src cli rel
+  # gtest records each test file's path: <src>/tests/NAME_test.cpp.
+  src=$(grep -aoE '/[[:alnum:]_./-]+/tests/[[:alnum:]_]+_test\.cu?p?p?' "$bin/rkv_tests" | head -n1)
+  src=${src%/tests/*}
+  cli=$(grep -aoE '/[[:alnum:]_./-]+/rope-kv-bench' "$bin/rkv_tests" | grep -m1 "^$src/")
+  [[ -n $src && ! -e $src ]] || return 0
+  mkdir -p "$scratch/src" "$(dirname "$src")"
+  for f in "$PWD"/*; do ln -s "$f" "$scratch/src/"; done
+  rel=$(dirname "${cli#"$src"/}")
+  if [[ -n $cli && $rel != */* && $rel != . ]]; then
+    rm -f "$scratch/src/$rel"
+    ln -s "$(cd "$bin" && pwd)" "$scratch/src/$rel"
+  fi
+  ln -s "$scratch/src" "$src" && echo "(linked $src -> this checkout${cli:+, $rel/ -> $bin})"
+}
+
+step_info() {
+  local q=name,pci.bus_id,driver_version,memory.total,clocks.sm,clocks.max.sm
+  q+=,clocks.applications.graphics,clocks.mem,temperature.gpu,power.draw,power.limit
+  q+=,persistence_mode,compute_mode
+  uname -r
+  nvcc --version 2>/dev/null | tail -n1
+  nvidia-smi --query-gpu="$q" --format=csv >"$scratch/smi.csv" || return 1
+  cp "$scratch/smi.csv" "$OUT/nvidia-smi.csv"
+  cat "$OUT/nvidia-smi.csv"
+}
+step_tests() {
+  shim_source_dir
+  # --gtest_brief: print failures only; every result is in gtest.json.
+  timeout -k 10 "$limit" "$bin/rkv_tests" --gtest_brief=1 --gtest_output="json:$OUT/gtest.json"
+}
+step_smoke() { bench validate --config configs/ci-smoke.json; }
+step_seed() { bench bench --config configs/seed-table.json --json "$OUT/seed-table-run1.json"; }
+step_seed2() { bench bench --config configs/seed-table.json --json "$OUT/seed-table-run2.json"; }
+step_matrix() {
+  bench validate --config configs/full-matrix.json --json "$OUT/validate-full-matrix.json"
+}
+step_sanitize() {
+  # Four tools must fit in one call with other steps: 120 s each unless told otherwise.
+  SANITIZER_TIMEOUT=${SANITIZER_TIMEOUT:-120} bash scripts/sanitize.sh "$scratch/sanitize" "$bin/rope-kv-bench"
+  local rc=$?
+  if [[ -f $scratch/sanitize/summary.txt ]]; then  # absent when the tools could not start
+    for f in "$scratch"/sanitize/*.log; do
+      echo "=== $(basename "$f")"
+      cat "$f"
+    done >"$OUT/sanitizer.log"
+    { echo "=== summary"; cat "$scratch/sanitize/summary.txt"; } >>"$OUT/sanitizer.log"
+  fi
+  return $rc
+}
+step_ncu() {
+  local rc=0 n
+  for n in 2048 1; do
+    timeout -k 10 "$limit" bash scripts/ncu.sh "bf16|auto|32x8x128|neox|nhd|N=$n" fused 3 "$scratch/ncu" \
+      "$bin/rope-kv-bench" || rc=1
+  done
+  if compgen -G "$scratch/ncu/*.txt" >/dev/null; then
+    cat "$scratch"/ncu/*.txt >"$OUT/ncu-summary.txt"
+  fi
+  return $rc
+}
+step_gbench() {
+  timeout -k 10 "$limit" "$bin/rope-kv-gbench" --config configs/ci-smoke.json --benchmark_out="$OUT/gbench.json" \
+    --benchmark_out_format=json
+}
+step_decode() { bench bench --config configs/decode.json --json "$OUT/decode.json"; }
+step_prefill() { bench bench --config configs/prefill.json --json "$OUT/prefill.json"; }
+
+for s in "$@"; do
+  if ! declare -F "step_$s" >/dev/null; then
+    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize ncu gbench decode prefill)" | tee -a "$log"
+    echo "$s 4 0" >>"$OUT/steps.txt"
+    continue
+  fi
+  echo "=== $s ($(date -u +%H:%M:%S))" | tee -a "$log"
+  t0=$(date +%s.%N)
+  "step_$s" 2>&1 | tee -a "$log"
+  rc=${PIPESTATUS[0]}
+  secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  echo "=== $s: exit $rc, $secs s" | tee -a "$log"
+  echo "$s $rc $secs" >>"$OUT/steps.txt"
+done
+
+echo
+printf '%-10s %5s %8s\n' step exit wall_s
+awk '{ printf "%-10s %5s %8s\n", $1, $2, $3 }' "$OUT/steps.txt"
+rm -rf "$scratch"
+! awk '$2 != 0 { bad = 1 } END { exit !bad }' "$OUT/steps.txt"

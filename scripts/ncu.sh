@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Nsight Compute profile of one variant of one case, plus a text summary: key metrics (duration,
+# DRAM throughput, achieved occupancy, ...) as CSV, then ncu's details page.
+# Usage: scripts/ncu.sh CASE_ID fused|pair|rope|cache_write LAUNCHES OUT_DIR [BINARY]
+#   e.g. scripts/ncu.sh 'bf16|auto|32x8x128|neox|nhd|N=2048' fused 3 results/ncu
+# Writes OUT_DIR/NAME.ncu-rep, NAME.csv (key metrics, one row a kernel) and NAME.txt (both pages),
+# NAME being the variant and case id with every character outside [A-Za-z0-9._-] made '_'.
+#
+# `rope-kv-bench profile` warms up, calls cudaProfilerStart, runs exactly LAUNCHES launches of the
+# variant inside an NVTX push/pop range named "variant|case-id", then cudaProfilerStop
+# (docs/cli.md, benchmarking.md "Profiling"). So:
+#   --profile-from-start off   ncu honours cudaProfilerStart/Stop: the warm-up stays out;
+#   --nvtx --nvtx-include 'R/' only kernels inside push/pop range R (the trailing '/' is what marks
+#                              a push/pop range; without it ncu looks for a start/end range). Plain
+#                              names are matched literally, so '|' and '=' need nothing; ncu's
+#                              quantifiers @ , [ ] / * + would need a '\' and are escaped below.
+#                              (No 'regex:' prefix: there '|' would mean "or".)
+#   --clock-control none       leave the GPU clocks as they are, as the timed runs see them, instead
+#                              of ncu's default of locking them to base.
+set -euo pipefail
+usage="usage: scripts/ncu.sh CASE_ID fused|pair|rope|cache_write LAUNCHES OUT_DIR [BINARY (default build/rope-kv-bench)]"
+if (($# < 4 || $# > 5)); then
+  echo "$usage" >&2
+  exit 4
+fi
+case_id=$1 variant=$2 launches=$3 out=$4 bin=${5:-build/rope-kv-bench}
+case $variant in
+  fused | pair | rope | cache_write) ;;
+  *) echo "ncu.sh: '$variant' is not a variant (fused, pair, rope, cache_write)" >&2; exit 4 ;;
+esac
+[[ -x $bin ]] || { echo "ncu.sh: $bin is not an executable (build it, or pass BINARY)" >&2; exit 4; }
+
+ncu=$(command -v ncu || true)
+for c in /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu; do
+  [[ -z $ncu && -x $c ]] && ncu=$c
+done
+[[ -n $ncu ]] || { echo "ncu.sh: ncu (Nsight Compute) not found on PATH, in /usr/local/cuda/bin or /opt/nvidia/nsight-compute" >&2; exit 4; }
+
+# The range carries the canonical id; --case accepts the options in any order, so canonicalize
+# (a bad id ends here with the tool's own one-line error).
+id=$("$bin" validate --case "$case_id" --dry-run | sed -n 1p)
+range="$variant|$id"
+filter="$(printf '%s' "$range" | sed 's/[][@,/*+]/\\&/g')/"
+name=$(printf '%s' "$range" | tr -c 'A-Za-z0-9._-' '_')
+mkdir -p "$out"
+
+"$ncu" --clock-control none --profile-from-start off --nvtx --nvtx-include "$filter" --set full \
+  -f -o "$out/$name" "$bin" profile --case "$id" --launches "$launches" --variants "$variant"
+# ncu exits 0 even when no kernel matched; no report file is the tell.
+[[ -f $out/$name.ncu-rep ]] || { echo "ncu.sh: no kernel profiled in NVTX range '$range' (see ncu's output above)" >&2; exit 1; }
+
+# Key metrics, in base units (ns, bytes, %): duration, DRAM and memory throughput as % of peak,
+# DRAM bytes, L2 hit rate, achieved occupancy, and the launch shape.
+metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed
+metrics+=,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
+metrics+=,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct
+metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active,sm__throughput.avg.pct_of_peak_sustained_elapsed
+metrics+=,launch__grid_size,launch__block_size,launch__registers_per_thread
+"$ncu" --import "$out/$name.ncu-rep" --page raw --csv --print-units base --metrics "$metrics" \
+  >"$out/$name.csv"
+{
+  echo "# $range: $launches launches, ncu --set full --clock-control none ($("$ncu" --version | tail -n1))"
+  echo "## key metrics (base units)"
+  cat "$out/$name.csv"
+  echo
+  echo "## details"
+  "$ncu" --import "$out/$name.ncu-rep" --page details
+} >"$out/$name.txt"
+echo "ncu.sh: wrote $out/$name.ncu-rep, $out/$name.csv, $out/$name.txt"
