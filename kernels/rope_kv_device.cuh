@@ -205,6 +205,16 @@ struct ScaleDivider {
   }
 };
 
+// Out of line, one call per chunk: the rare inputs outside the fast range must not bloat the hot
+// path (eight inlined __fdiv_rn sequences with their slow-path calls).
+template <CacheDType C, int VEC>
+__device__ __noinline__ Vec<std::uint8_t, VEC> quantize_chunk_slow(Vec<float, VEC> x, float scale) {
+  Vec<std::uint8_t, VEC> out;
+#pragma unroll
+  for (int j = 0; j < VEC; ++j) out.v[j] = float_to_fp8<C>(__fdiv_rn(x.v[j], scale));
+  return out;
+}
+
 // Stores one chunk of (already rounded) q/k/v-dtype values into the cache: the bits themselves
 // for `auto`, fp8(x / scale) with an IEEE-exact division otherwise.
 template <typename T, CacheDType C, int VEC>
@@ -214,20 +224,19 @@ __device__ __forceinline__ void store_cache_chunk(typename CacheElem<T, C>::type
     (void)div;
     store_vec<T, VEC>(dst, v);
   } else {
-    float x[VEC];
+    Vec<float, VEC> x;
     bool fast = div.fast;
 #pragma unroll
     for (int j = 0; j < VEC; ++j) {
-      x[j] = to_float(v.v[j]);
-      fast = fast && ScaleDivider::in_fast_range(x[j]);
+      x.v[j] = to_float(v.v[j]);
+      fast = fast && ScaleDivider::in_fast_range(x.v[j]);
     }
     Vec<std::uint8_t, VEC> q;
     if (fast) {
 #pragma unroll
-      for (int j = 0; j < VEC; ++j) q.v[j] = float_to_fp8<C>(div.fast_divide(x[j]));
+      for (int j = 0; j < VEC; ++j) q.v[j] = float_to_fp8<C>(div.fast_divide(x.v[j]));
     } else {
-#pragma unroll
-      for (int j = 0; j < VEC; ++j) q.v[j] = float_to_fp8<C>(__fdiv_rn(x[j], div.scale));
+      q = quantize_chunk_slow<C, VEC>(x, div.scale);
     }
     store_vec<std::uint8_t, VEC>(dst, q);
   }

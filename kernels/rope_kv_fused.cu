@@ -18,80 +18,76 @@ namespace detail {
 
 constexpr int kFusedThreads = 128;
 
-// One unit of token t: a q chunk (pair), a k chunk (pair) with its cache entry, or a v chunk.
+// One unit of token t: a q chunk (pair), a k chunk (pair) and its cache entry, or a v chunk and
+// its cache entry. Written with one call site each for the rotation and the cache store: the fp8
+// store is long, and at decode sizes the kernel's time is mostly instruction fetch and latency,
+// so every inlined copy costs (measured: 1704 SASS instructions with four copies ran 3.7 us at
+// N=1 in isolation; see results/NOTES.md).
 template <typename T, CacheDType C, int VEC, bool NEOX>
 __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& p,
                                            const std::int64_t t, const int u) {
   using CacheT = typename CacheElem<T, C>::type;
-  if (u < p.q_end) {
-    // query: [T, Hq, Dq] -> query_out (or in place)
-    const int h = u / p.q_units;
-    const int w = u - h * p.q_units;
-    const T* src = static_cast<const T*>(a.query.data) + t * a.query.token_stride +
-                   std::int64_t{h} * a.query.head_stride;
-    T* dst = a.query_out.data == nullptr
-                 ? const_cast<T*>(src)
-                 : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride +
-                       std::int64_t{h} * a.query_out.head_stride;
-    if (w < p.q_rot) {
-      const void* cs_row = static_cast<const char*>(a.cos_sin_cache) +
-                           a.positions[t] * a.cos_sin_stride * (a.cos_sin_fp32 ? 4 : sizeof(T));
-      const RotatedChunks<T, VEC> r =
-          rotate_unit<T, VEC, NEOX>(src, a.q_rot_offset, a.rot_dim, w, cs_row, a.cos_sin_fp32);
-#pragma unroll
-      for (int i = 0; i < (NEOX ? 2 : 1); ++i) store_vec<T, VEC>(dst + r.dim[i], r.chunk[i]);
-    } else {
-      const int d = passthrough_dim(w - p.q_rot, VEC, a.q_rot_offset, a.rot_dim);
-      store_vec<T, VEC>(dst + d, load_vec<T, VEC>(src + d));
-    }
-    return;
-  }
-
+  const bool is_q = u < p.q_end;
+  const bool is_k = !is_q && u < p.k_end;
   // Only the first Tc tokens own a slot; -1 (or no mapping) means nothing goes to the cache.
   const std::int64_t slot =
-      (a.slot_mapping != nullptr && t < a.num_cache_tokens) ? a.slot_mapping[t] : -1;
+      (is_q || a.slot_mapping == nullptr || t >= a.num_cache_tokens) ? -1 : a.slot_mapping[t];
 
-  if (u < p.k_end) {
-    // key: [T, Hkv, Dk] -> rotated in place (unless !write_back_key) and into key_cache
-    const int uk = static_cast<int>(u - p.q_end);
-    const int h = uk / p.k_units;
-    const int w = uk - h * p.k_units;
-    T* row = static_cast<T*>(a.key.data) + t * a.key.token_stride +
-             std::int64_t{h} * a.key.head_stride;
-    // The scale is read only for a token with a slot: RoPE-only calls may pass no scales at all.
-    const ScaleDivider scale = ScaleDivider::of(C == CacheDType::auto_ || slot < 0 ? 1.f
-                                                                : a.k_scale[h * a.scale_head_stride]);
-    if (w < p.k_rot) {
+  RotatedChunks<T, VEC> r;
+  int h;
+  if (is_q || is_k) {
+    // query: [T, Hq, Dq] -> query_out (or in place); key: [T, Hkv, Dk] -> in place and the cache
+    const int local = is_q ? u : static_cast<int>(u - p.q_end);
+    const int units = is_q ? p.q_units : p.k_units;
+    const int rot_units = is_q ? p.q_rot : p.k_rot;
+    const int off = is_q ? a.q_rot_offset : 0;
+    const HeadTensor& in = is_q ? a.query : a.key;
+    h = local / units;
+    const int w = local - h * units;
+    T* src = static_cast<T*>(in.data) + t * in.token_stride + std::int64_t{h} * in.head_stride;
+    T* dst = src;
+    if (is_q && a.query_out.data != nullptr)
+      dst = static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride +
+            std::int64_t{h} * a.query_out.head_stride;
+    const bool rotated = w < rot_units;
+    if (rotated) {
       const void* cs_row = static_cast<const char*>(a.cos_sin_cache) +
                            a.positions[t] * a.cos_sin_stride * (a.cos_sin_fp32 ? 4 : sizeof(T));
-      const RotatedChunks<T, VEC> r =
-          rotate_unit<T, VEC, NEOX>(row, 0, a.rot_dim, w, cs_row, a.cos_sin_fp32);
-#pragma unroll
-      for (int i = 0; i < (NEOX ? 2 : 1); ++i) {
-        if (a.write_back_key) store_vec<T, VEC>(row + r.dim[i], r.chunk[i]);
-        if (slot >= 0)
-          store_cache_chunk<T, C, VEC>(
-              cache_entry<CacheT>(a.key_cache, slot, a.block_size, h, r.dim[i]), r.chunk[i],
-              scale);
-      }
-    } else if (slot >= 0) {
-      const int d = passthrough_dim(w - p.k_rot, VEC, 0, a.rot_dim);
-      store_cache_chunk<T, C, VEC>(cache_entry<CacheT>(a.key_cache, slot, a.block_size, h, d),
-                                   load_vec<T, VEC>(row + d), scale);
+      r = rotate_unit<T, VEC, NEOX>(src, off, a.rot_dim, w, cs_row, a.cos_sin_fp32);
+    } else {
+      r.dim[0] = passthrough_dim(w - rot_units, VEC, off, a.rot_dim);
+      r.chunk[0] = load_vec<T, VEC>(src + r.dim[0]);
+      r.count = 1;
     }
-    return;
+    // Rotated chunks go back (q always, k unless cache-only); pass-through q goes to query_out.
+    if (is_q || (rotated && a.write_back_key)) {
+#pragma unroll
+      for (int i = 0; i < (NEOX ? 2 : 1); ++i)
+        if (i < r.count) store_vec<T, VEC>(dst + r.dim[i], r.chunk[i]);
+    }
+  } else {
+    // value: [Tc, Hkv, Dv] -> value_cache
+    if (slot < 0) return;
+    const int uv = static_cast<int>(u - p.k_end);
+    h = uv / p.v_units;
+    r.dim[0] = (uv - h * p.v_units) * VEC;
+    r.chunk[0] = load_vec<T, VEC>(static_cast<const T*>(a.value.data) + t * a.value.token_stride +
+                                  std::int64_t{h} * a.value.head_stride + r.dim[0]);
+    r.count = 1;
   }
-
   if (slot < 0) return;
-  // value: [Tc, Hkv, Dv] -> value_cache
-  const int uv = static_cast<int>(u - p.k_end);
-  const int h = uv / p.v_units;
-  const int d = (uv - h * p.v_units) * VEC;
-  const T* row = static_cast<const T*>(a.value.data) + t * a.value.token_stride +
-                 std::int64_t{h} * a.value.head_stride;
-  const ScaleDivider scale = ScaleDivider::of(C == CacheDType::auto_ ? 1.f : a.v_scale[h * a.scale_head_stride]);
-  store_cache_chunk<T, C, VEC>(cache_entry<CacheT>(a.value_cache, slot, a.block_size, h, d),
-                               load_vec<T, VEC>(row + d), scale);
+
+  // The scale is read only for a token with a slot: RoPE-only calls may pass no scales at all.
+  const ScaleDivider scale = ScaleDivider::of(
+      C == CacheDType::auto_ ? 1.f : (is_k ? a.k_scale : a.v_scale)[h * a.scale_head_stride]);
+  const CacheTensor& cache = is_k ? a.key_cache : a.value_cache;
+#pragma unroll 1
+  for (int i = 0; i < r.count; ++i) {
+    const int dim = i == 0 ? r.dim[0] : r.dim[1];
+    const Vec<T, VEC> chunk = i == 0 ? r.chunk[0] : r.chunk[1];
+    store_cache_chunk<T, C, VEC>(cache_entry<CacheT>(cache, slot, a.block_size, h, dim), chunk,
+                                 scale);
+  }
 }
 
 template <typename T, CacheDType C, int VEC, bool NEOX>
