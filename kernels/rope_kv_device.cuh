@@ -178,66 +178,18 @@ __device__ __forceinline__ E* cache_entry(const CacheTensor& c, std::int64_t slo
          head * c.head_stride + dim;
 }
 
-// x / scale, correctly rounded (bit-equal to __fdiv_rn), for one scale and many x.
-// __fdiv_rn recomputes 1/scale for every element behind a branch to its slow path, and the
-// compiler serializes those branches: 16 divisions per thread cost ~0.4 us of latency at decode
-// sizes. Here 1/scale is computed once, rounded (y = RN(1/scale)), and each quotient takes three
-// FMAs: q = RN(x*y) is within an ulp of x/scale, the remainder x - scale*q is exact, and
-// q + remainder*y rounded once is RN(x/scale) (Markstein's theorem) -- provided nothing under- or
-// overflows, which the range check guarantees; other inputs (0, tiny, huge, NaN/Inf) take
-// __fdiv_rn. tests/gpu_validation_test.cu checks it against __fdiv_rn on every 16-bit input.
-struct ScaleDivider {
-  float scale, inv;
-  bool fast;
-
-  __device__ __forceinline__ static ScaleDivider of(float s) {
-    return ScaleDivider{s, __fdiv_rn(1.0f, s), fabsf(s) >= 0x1p-32f && fabsf(s) <= 0x1p32f};
-  }
-
-  __device__ __forceinline__ static bool in_fast_range(float x) {
-    const float m = fabsf(x);  // false for NaN
-    return m >= 0x1p-60f && m <= 0x1p60f;
-  }
-  __device__ __forceinline__ float fast_divide(float x) const {
-    const float q = __fmul_rn(x, inv);
-    const float rem = __fmaf_rn(-scale, q, x);
-    return __fmaf_rn(rem, inv, q);
-  }
-};
-
-// Out of line, one call per chunk: the rare inputs outside the fast range must not bloat the hot
-// path (eight inlined __fdiv_rn sequences with their slow-path calls).
-template <CacheDType C, int VEC>
-__device__ __noinline__ Vec<std::uint8_t, VEC> quantize_chunk_slow(Vec<float, VEC> x, float scale) {
-  Vec<std::uint8_t, VEC> out;
-#pragma unroll
-  for (int j = 0; j < VEC; ++j) out.v[j] = float_to_fp8<C>(__fdiv_rn(x.v[j], scale));
-  return out;
-}
-
 // Stores one chunk of (already rounded) q/k/v-dtype values into the cache: the bits themselves
-// for `auto`, fp8(x / scale) with an IEEE-exact division otherwise.
+// for `auto`, fp8(x / scale) with an IEEE division otherwise.
 template <typename T, CacheDType C, int VEC>
 __device__ __forceinline__ void store_cache_chunk(typename CacheElem<T, C>::type* dst,
-                                                  const Vec<T, VEC>& v, const ScaleDivider& div) {
+                                                  const Vec<T, VEC>& v, float scale) {
   if constexpr (C == CacheDType::auto_) {
-    (void)div;
+    (void)scale;
     store_vec<T, VEC>(dst, v);
   } else {
-    Vec<float, VEC> x;
-    bool fast = div.fast;
-#pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      x.v[j] = to_float(v.v[j]);
-      fast = fast && ScaleDivider::in_fast_range(x.v[j]);
-    }
     Vec<std::uint8_t, VEC> q;
-    if (fast) {
 #pragma unroll
-      for (int j = 0; j < VEC; ++j) q.v[j] = float_to_fp8<C>(div.fast_divide(x.v[j]));
-    } else {
-      q = quantize_chunk_slow<C, VEC>(x, div.scale);
-    }
+    for (int j = 0; j < VEC; ++j) q.v[j] = float_to_fp8<C>(__fdiv_rn(to_float(v.v[j]), scale));
     store_vec<std::uint8_t, VEC>(dst, q);
   }
 }

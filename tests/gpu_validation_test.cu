@@ -421,8 +421,7 @@ __global__ void store_cache_kernel(const T* in, std::int64_t chunks, float scale
                                    std::uint8_t* out) {
   const std::int64_t c = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
   if (c < chunks)
-    detail::store_cache_chunk<T, C, 8>(out + c * 8, detail::load_vec<T, 8>(in + c * 8),
-                                       detail::ScaleDivider::of(scale));
+    detail::store_cache_chunk<T, C, 8>(out + c * 8, detail::load_vec<T, 8>(in + c * 8), scale);
 }
 
 float float_of(std::uint32_t u) {
