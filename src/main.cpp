@@ -1,5 +1,6 @@
 // rope-kv-bench: parse the command line, run one command, turn every failure into one line and an
 // exit code (0 pass, 1 regression, 2 validation mismatch, 3 ambiguous, 4 usage or environment).
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -23,8 +24,12 @@ int run_report(const CliInvocation& inv) {
     return 0;
   }
   const TableFormat f = inv.report_format == "text" ? TableFormat::text : TableFormat::markdown;
+  const bool all_passed = std::all_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) {
+    return c.validation == Disposition::passed;
+  });
   if (r.command == "bench") fmt::print("{}", render_speedup_tables(r, f));
-  fmt::print("{}", render_validation_table(r, f));
+  // A bench report's validation table is news only when something did not pass.
+  if (r.command != "bench" || !all_passed) fmt::print("{}", render_validation_table(r, f));
   return 0;
 }
 
