@@ -21,9 +21,12 @@ struct TypeTag {
 template <typename F>
 cudaError_t dispatch_dtype(DType d, F&& f) {
   switch (d) {
-    case DType::bf16: return f(TypeTag<__nv_bfloat16>{});
-    case DType::fp16: return f(TypeTag<__half>{});
-    case DType::fp32: return f(TypeTag<float>{});
+    case DType::bf16:
+      return f(TypeTag<__nv_bfloat16>{});
+    case DType::fp16:
+      return f(TypeTag<__half>{});
+    case DType::fp32:
+      return f(TypeTag<float>{});
   }
   return cudaErrorInvalidValue;
 }
@@ -31,9 +34,12 @@ cudaError_t dispatch_dtype(DType d, F&& f) {
 template <typename F>
 cudaError_t dispatch_cache(CacheDType c, F&& f) {
   switch (c) {
-    case CacheDType::auto_: return f(std::integral_constant<CacheDType, CacheDType::auto_>{});
-    case CacheDType::fp8_e4m3: return f(std::integral_constant<CacheDType, CacheDType::fp8_e4m3>{});
-    case CacheDType::fp8_e5m2: return f(std::integral_constant<CacheDType, CacheDType::fp8_e5m2>{});
+    case CacheDType::auto_:
+      return f(std::integral_constant<CacheDType, CacheDType::auto_>{});
+    case CacheDType::fp8_e4m3:
+      return f(std::integral_constant<CacheDType, CacheDType::fp8_e4m3>{});
+    case CacheDType::fp8_e5m2:
+      return f(std::integral_constant<CacheDType, CacheDType::fp8_e5m2>{});
   }
   return cudaErrorInvalidValue;
 }
@@ -46,9 +52,12 @@ cudaError_t dispatch_vec(int vec, F&& f) {
     return cudaErrorInvalidValue;
   };
   switch (vec) {
-    case 8: return run(std::integral_constant<int, 8>{});
-    case 4: return run(std::integral_constant<int, 4>{});
-    case 2: return run(std::integral_constant<int, 2>{});
+    case 8:
+      return run(std::integral_constant<int, 8>{});
+    case 4:
+      return run(std::integral_constant<int, 4>{});
+    case 2:
+      return run(std::integral_constant<int, 2>{});
   }
   return cudaErrorInvalidValue;
 }

@@ -65,10 +65,10 @@ struct RopeKvArgs {
   std::int64_t max_position = 0;
 
   // ---- q/k/v views (usually into one fused qkv tensor)
-  HeadTensor query;      // [T, Hq, Dq], rotated in place unless query_out.data is set
-  HeadTensor query_out;  // optional [T, Hq, Dq] destination for the rotated queries
-  HeadTensor key;        // [T, Hkv, Dk]
-  HeadTensor value;      // [Tc, Hkv, Dv]
+  HeadTensor query;            // [T, Hq, Dq], rotated in place unless query_out.data is set
+  HeadTensor query_out;        // optional [T, Hq, Dq] destination for the rotated queries
+  HeadTensor key;              // [T, Hkv, Dk]
+  HeadTensor value;            // [Tc, Hkv, Dv]
   bool write_back_key = true;  // false: attention reads K from the cache only; `key` is untouched
 
   // ---- paged cache; slot_mapping == nullptr means RoPE only

@@ -21,8 +21,8 @@ std::string line(Parts&&... parts) {
 }
 
 // Rows of a [T, H, D] view must not overlap each other (the outer strides cover the inner extent).
-std::string check_head_tensor(const char* name, const HeadTensor& v, std::int64_t tokens,
-                              int heads, int dim) {
+std::string check_head_tensor(const char* name, const HeadTensor& v, std::int64_t tokens, int heads,
+                              int dim) {
   if (v.data == nullptr) return line(name, " is null");
   if (heads > 1 && v.head_stride < dim)
     return line(name, ".head_stride = ", v.head_stride, " overlaps rows of ", dim, " elements");
@@ -37,8 +37,9 @@ std::string check_head_tensor(const char* name, const HeadTensor& v, std::int64_
 std::string check_cache_tensor(const char* name, const CacheTensor& c, const RopeKvArgs& a,
                                int dim) {
   if (c.data == nullptr) return line(name, " is null");
-  std::array<std::pair<std::int64_t, std::int64_t>, 3> dims{
-      {{c.block_stride, a.num_blocks}, {c.slot_stride, a.block_size}, {c.head_stride, a.num_kv_heads}}};
+  std::array<std::pair<std::int64_t, std::int64_t>, 3> dims{{{c.block_stride, a.num_blocks},
+                                                             {c.slot_stride, a.block_size},
+                                                             {c.head_stride, a.num_kv_heads}}};
   std::sort(dims.begin(), dims.end());
   std::int64_t covered = dim;
   for (const auto& [stride, extent] : dims) {
@@ -59,18 +60,68 @@ std::string check_scale(const char* name, const float* s, int count) {
   return "";
 }
 
+// Where a strided view's elements can lie, in bytes: within [begin, end), and inside windows of
+// `width` bytes that repeat every `period` bytes (period 0: one window, the whole span).
+struct Footprint {
+  std::uintptr_t begin = 0, end = 0;
+  std::int64_t period = 0, width = 0;
+};
+
+Footprint footprint(const HeadTensor& v, std::int64_t tokens, int heads, int dim,
+                    std::size_t elem) {
+  const auto e = static_cast<std::int64_t>(elem);
+  Footprint f;
+  f.begin = reinterpret_cast<std::uintptr_t>(v.data);
+  f.width = (std::int64_t{heads - 1} * v.head_stride + dim) * e;
+  f.end = f.begin + static_cast<std::uintptr_t>((tokens - 1) * v.token_stride * e + f.width);
+  f.period = tokens > 1 ? v.token_stride * e : 0;
+  return f;
+}
+
+Footprint footprint(const CacheTensor& c, const RopeKvArgs& a, int dim, std::size_t elem) {
+  const auto e = static_cast<std::int64_t>(elem);
+  const std::pair<std::int64_t, std::int64_t> dims[] = {{c.block_stride, a.num_blocks},
+                                                        {c.slot_stride, a.block_size},
+                                                        {c.head_stride, a.num_kv_heads}};
+  Footprint f;
+  f.begin = reinterpret_cast<std::uintptr_t>(c.data);
+  std::int64_t last = dim, period = 0;
+  for (const auto& [stride, extent] : dims) {
+    if (extent <= 1) continue;
+    last += (extent - 1) * stride;
+    period = period == 0 ? stride : std::min(period, stride);
+  }
+  for (const auto& [stride, extent] : dims)  // the window repeats only if every stride does
+    if (extent > 1 && period > 0 && stride % period != 0) period = 0;
+  f.end = f.begin + static_cast<std::uintptr_t>(last * e);
+  f.period = period * e;
+  f.width = f.period > 0 ? dim * e : last * e;
+  return f;
+}
+
+// Exact for views that repeat with the same period (q/k/v columns of one qkv tensor, K and V
+// halves of a packed cache); otherwise any shared span counts as an overlap.
+bool overlaps(const Footprint& a, const Footprint& b) {
+  if (a.end <= b.begin || b.end <= a.begin) return false;
+  if (a.period == 0 || a.period != b.period || a.width > a.period || b.width > b.period)
+    return true;
+  const auto delta = static_cast<std::int64_t>(b.begin - a.begin);
+  const std::int64_t d = ((delta % a.period) + a.period) % a.period;
+  return d < a.width || d + b.width > a.period;
+}
+
 }  // namespace
 
 std::string check_rope_kv_inputs(const RopeKvArgs& a, const HostSideInputs& host) {
   if (a.num_tokens < 0) return line("num_tokens = ", a.num_tokens, " is negative");
   if (a.num_cache_tokens < 0 || a.num_cache_tokens > a.num_tokens)
-    return line("num_cache_tokens = ", a.num_cache_tokens, " must lie in [0, num_tokens = ",
-                a.num_tokens, "]");
+    return line("num_cache_tokens = ", a.num_cache_tokens,
+                " must lie in [0, num_tokens = ", a.num_tokens, "]");
   if (a.num_q_heads <= 0 || a.num_kv_heads <= 0)
     return line("heads ", a.num_q_heads, "x", a.num_kv_heads, " must be positive");
   if (a.num_q_heads % a.num_kv_heads != 0)
-    return line("num_q_heads = ", a.num_q_heads, " is not a multiple of num_kv_heads = ",
-                a.num_kv_heads);
+    return line("num_q_heads = ", a.num_q_heads,
+                " is not a multiple of num_kv_heads = ", a.num_kv_heads);
   if (a.q_head_size <= 0 || a.k_head_size <= 0 || a.v_head_size <= 0)
     return line("head sizes ", a.q_head_size, "/", a.k_head_size, "/", a.v_head_size,
                 " must be positive");
@@ -95,6 +146,25 @@ std::string check_rope_kv_inputs(const RopeKvArgs& a, const HostSideInputs& host
     e = check_head_tensor("query_out", a.query_out, a.num_tokens, a.num_q_heads, a.q_head_size);
   if (e.empty()) e = check_head_tensor("key", a.key, a.num_tokens, a.num_kv_heads, a.k_head_size);
   if (!e.empty()) return e;
+  // Views written by the operation must not share memory with each other or with what it reads.
+  const std::size_t elem = a.dtype == DType::fp32 ? 4 : 2;
+  struct NamedView {
+    const char* name;
+    Footprint f;
+  };
+  std::vector<NamedView> views = {
+      {"query", footprint(a.query, a.num_tokens, a.num_q_heads, a.q_head_size, elem)},
+      {"key", footprint(a.key, a.num_tokens, a.num_kv_heads, a.k_head_size, elem)}};
+  if (a.query_out.data != nullptr)
+    views.push_back(
+        {"query_out", footprint(a.query_out, a.num_tokens, a.num_q_heads, a.q_head_size, elem)});
+  if (a.slot_mapping != nullptr && a.value.data != nullptr && a.num_cache_tokens > 0)
+    views.push_back(
+        {"value", footprint(a.value, a.num_cache_tokens, a.num_kv_heads, a.v_head_size, elem)});
+  for (std::size_t i = 0; a.num_tokens > 0 && i < views.size(); ++i)
+    for (std::size_t j = i + 1; j < views.size(); ++j)
+      if (overlaps(views[i].f, views[j].f))
+        return line(views[i].name, " and ", views[j].name, " views share memory");
 
   if (a.slot_mapping != nullptr) {
     if (host.slot_mapping == nullptr) return "slot_mapping has no host copy to check";
@@ -104,6 +174,10 @@ std::string check_rope_kv_inputs(const RopeKvArgs& a, const HostSideInputs& host
     if (e.empty()) e = check_cache_tensor("key_cache", a.key_cache, a, a.k_head_size);
     if (e.empty()) e = check_cache_tensor("value_cache", a.value_cache, a, a.v_head_size);
     if (!e.empty()) return e;
+    const std::size_t ce = a.cache_dtype == CacheDType::auto_ ? elem : 1;
+    if (overlaps(footprint(a.key_cache, a, a.k_head_size, ce),
+                 footprint(a.value_cache, a, a.v_head_size, ce)))
+      return "key_cache and value_cache views share memory";
     const std::int64_t slots = a.num_blocks * a.block_size;
     std::unordered_set<std::int64_t> seen;
     seen.reserve(static_cast<std::size_t>(a.num_cache_tokens));

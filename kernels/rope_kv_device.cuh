@@ -30,9 +30,15 @@ struct ScalarOf<DType::fp32> {
   using type = float;
 };
 
-__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
-__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
-__device__ __forceinline__ float to_float(float x) { return x; }
+__device__ __forceinline__ float to_float(__nv_bfloat16 x) {
+  return __bfloat162float(x);
+}
+__device__ __forceinline__ float to_float(__half x) {
+  return __half2float(x);
+}
+__device__ __forceinline__ float to_float(float x) {
+  return x;
+}
 
 template <typename T>
 __device__ __forceinline__ T from_float(float x);
@@ -51,7 +57,9 @@ __device__ __forceinline__ float from_float<float>(float x) {
 
 // ---- vectors: N elements moved by one access of up to 16 bytes (two when N*sizeof(T) is 32)
 
-constexpr int vec_align(int bytes) { return bytes < 16 ? bytes : 16; }
+constexpr int vec_align(int bytes) {
+  return bytes < 16 ? bytes : 16;
+}
 
 template <typename T, int N>
 struct alignas(vec_align(sizeof(T) * N)) Vec {
@@ -82,11 +90,13 @@ __device__ __forceinline__ void load_cos_sin(const void* row, bool table_fp32, s
   if (table_fp32) {
     const Vec<float, N> v = load_vec<float, N>(static_cast<const float*>(row) + i);
 #pragma unroll
-    for (int j = 0; j < N; ++j) out[j] = v.v[j];
+    for (int j = 0; j < N; ++j)
+      out[j] = v.v[j];
   } else {
     const Vec<T, N> v = load_vec<T, N>(static_cast<const T*>(row) + i);
 #pragma unroll
-    for (int j = 0; j < N; ++j) out[j] = to_float(v.v[j]);
+    for (int j = 0; j < N; ++j)
+      out[j] = to_float(v.v[j]);
   }
 }
 
@@ -189,7 +199,8 @@ __device__ __forceinline__ void store_cache_chunk(typename CacheElem<T, C>::type
   } else {
     Vec<std::uint8_t, VEC> q;
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) q.v[j] = float_to_fp8<C>(__fdiv_rn(to_float(v.v[j]), scale));
+    for (int j = 0; j < VEC; ++j)
+      q.v[j] = float_to_fp8<C>(__fdiv_rn(to_float(v.v[j]), scale));
     store_vec<std::uint8_t, VEC>(dst, q);
   }
 }

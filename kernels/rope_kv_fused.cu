@@ -51,7 +51,8 @@ __global__ void __launch_bounds__(kFusedThreads)
       const RotatedChunks<T, VEC> r =
           rotate_unit<T, VEC, NEOX>(src, a.q_rot_offset, a.rot_dim, w, cs_row, a.cos_sin_fp32);
 #pragma unroll
-      for (int i = 0; i < (NEOX ? 2 : 1); ++i) store_vec<T, VEC>(dst + r.dim[i], r.chunk[i]);
+      for (int i = 0; i < (NEOX ? 2 : 1); ++i)
+        store_vec<T, VEC>(dst + r.dim[i], r.chunk[i]);
     } else {
       const int d = passthrough_dim(w - p.q_rot, VEC, a.q_rot_offset, a.rot_dim);
       store_vec<T, VEC>(dst + d, load_vec<T, VEC>(src + d));
@@ -68,8 +69,8 @@ __global__ void __launch_bounds__(kFusedThreads)
     const int uk = static_cast<int>(u - p.q_end);
     const int h = uk / p.k_units;
     const int w = uk - h * p.k_units;
-    T* row = static_cast<T*>(a.key.data) + t * a.key.token_stride +
-             std::int64_t{h} * a.key.head_stride;
+    T* row =
+        static_cast<T*>(a.key.data) + t * a.key.token_stride + std::int64_t{h} * a.key.head_stride;
     // The scale is read only for a token with a slot: RoPE-only calls may pass no scales at all.
     const float scale =
         C == CacheDType::auto_ || slot < 0 ? 1.f : a.k_scale[h * a.scale_head_stride];
@@ -83,8 +84,7 @@ __global__ void __launch_bounds__(kFusedThreads)
         if (a.write_back_key) store_vec<T, VEC>(row + r.dim[i], r.chunk[i]);
         if (slot >= 0)
           store_cache_chunk<T, C, VEC>(
-              cache_entry<CacheT>(a.key_cache, slot, a.block_size, h, r.dim[i]), r.chunk[i],
-              scale);
+              cache_entry<CacheT>(a.key_cache, slot, a.block_size, h, r.dim[i]), r.chunk[i], scale);
       }
     } else if (slot >= 0) {
       const int d = passthrough_dim(w - p.k_rot, VEC, 0, a.rot_dim);

@@ -5,7 +5,9 @@
 namespace rkv {
 namespace {
 
-std::size_t scalar_bytes(DType d) { return d == DType::fp32 ? 4 : 2; }
+std::size_t scalar_bytes(DType d) {
+  return d == DType::fp32 ? 4 : 2;
+}
 
 bool aligned(const void* p, std::size_t bytes) {
   return reinterpret_cast<std::uintptr_t>(p) % bytes == 0;

@@ -26,9 +26,8 @@ __global__ void cache_write_kernel(const RopeKvArgs a) {
     const HeadTensor& src = is_key ? a.key : a.value;
     const T* row =
         static_cast<const T*>(src.data) + t * src.token_stride + std::int64_t{h} * src.head_stride;
-    const float scale = C == CacheDType::auto_
-                            ? 1.f
-                            : (is_key ? a.k_scale : a.v_scale)[h * a.scale_head_stride];
+    const float scale =
+        C == CacheDType::auto_ ? 1.f : (is_key ? a.k_scale : a.v_scale)[h * a.scale_head_stride];
     store_cache_chunk<T, C, VEC>(
         cache_entry<CacheT>(is_key ? a.key_cache : a.value_cache, slot, a.block_size, h, d),
         load_vec<T, VEC>(row + d), scale);

@@ -31,10 +31,11 @@ __global__ void rope_inplace_kernel(const RopeKvArgs a, const int q_rot, const i
                    : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride +
                          std::int64_t{h} * a.query_out.head_stride;
       if (w < q_rot) {
-        const auto r = rotate_unit<T, VEC, NEOX>(src, a.q_rot_offset, a.rot_dim, w, cs_row,
-                                                 a.cos_sin_fp32);
+        const auto r =
+            rotate_unit<T, VEC, NEOX>(src, a.q_rot_offset, a.rot_dim, w, cs_row, a.cos_sin_fp32);
 #pragma unroll
-        for (int i = 0; i < (NEOX ? 2 : 1); ++i) store_vec<T, VEC>(dst + r.dim[i], r.chunk[i]);
+        for (int i = 0; i < (NEOX ? 2 : 1); ++i)
+          store_vec<T, VEC>(dst + r.dim[i], r.chunk[i]);
       } else {
         const int d = passthrough_dim(w - q_rot, VEC, a.q_rot_offset, a.rot_dim);
         store_vec<T, VEC>(dst + d, load_vec<T, VEC>(src + d));
@@ -47,7 +48,8 @@ __global__ void rope_inplace_kernel(const RopeKvArgs a, const int q_rot, const i
                std::int64_t{h} * a.key.head_stride;
       const auto r = rotate_unit<T, VEC, NEOX>(row, 0, a.rot_dim, w, cs_row, a.cos_sin_fp32);
 #pragma unroll
-      for (int i = 0; i < (NEOX ? 2 : 1); ++i) store_vec<T, VEC>(row + r.dim[i], r.chunk[i]);
+      for (int i = 0; i < (NEOX ? 2 : 1); ++i)
+        store_vec<T, VEC>(row + r.dim[i], r.chunk[i]);
     }
   }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the build needs and is missing, on Debian/Ubuntu; checks for nvcc and CMake >= 3.24.
+# Installs what the build needs and is missing, on Debian/Ubuntu; checks for nvcc and CMake >= 3.25.
 # Usage: scripts/install-deps.sh
 #
 # Asks apt only when a package is missing (dpkg-query first), so a second run, or a CI machine that
@@ -35,8 +35,7 @@ else
   echo "install-deps: not Debian/Ubuntu; install yourself: ${packages[*]} (or your distro's names)" >&2
 fi
 
-# CMake: CMakeLists.txt asks for 3.24, but its CUDA::nvtx3 target first came with FindCUDAToolkit
-# in 3.25, so 3.25 is what really configures.
+# CMake 3.25: the CUDA::nvtx3 target first came with FindCUDAToolkit in 3.25.
 need=3.25
 cmake_version=$(cmake --version 2>/dev/null | sed -n '1s/^cmake version \([0-9.]*\).*/\1/p')
 if [[ -z $cmake_version ]] ||

@@ -45,9 +45,9 @@ struct CacheGeometry {
   CacheLayout layout;
 
   std::int64_t block_stride = 0, slot_stride = 0, head_stride = 0;
-  std::int64_t value_offset = 0;          // packed: V starts this many elements after K
-  std::int64_t elements_per_tensor = 0;   // one allocation (packed: the whole K|V tensor)
-  int num_tensors = 2;                    // 1 when packed
+  std::int64_t value_offset = 0;         // packed: V starts this many elements after K
+  std::int64_t elements_per_tensor = 0;  // one allocation (packed: the whole K|V tensor)
+  int num_tensors = 2;                   // 1 when packed
 
   // Views whose `data` is base + offset (elements of the cache dtype, scaled by elem_bytes).
   CacheTensor key_view(void* k_base) const;

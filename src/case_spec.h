@@ -37,8 +37,8 @@ struct HeadConfig {
 
 // Which tokens get a cache slot.
 enum class SlotMode : std::uint8_t {
-  mixed,        // Tc = T, unique slots, about 1 in 16 tokens (and always at least one when T > 1) -1
-  padded,       // T > Tc (CUDA-graph padding): Tc = T - max(1, T/4) when T > 1, slots as mixed
+  mixed,   // Tc = T, unique slots, about 1 in 16 tokens (and always at least one when T > 1) -1
+  padded,  // T > Tc (CUDA-graph padding): Tc = T - max(1, T/4) when T > 1, slots as mixed
   all_invalid,  // every slot -1: nothing may be written
   rope_only,    // no slot mapping at all
 };
@@ -62,7 +62,9 @@ struct CaseSpec {
   bool cos_sin_fp32 = false;
   std::uint64_t seed = 0;
 
-  int effective_rot_dim() const { return rot_dim != 0 ? rot_dim : (heads.mla ? 64 : heads.head_size); }
+  int effective_rot_dim() const {
+    return rot_dim != 0 ? rot_dim : (heads.mla ? 64 : heads.head_size);
+  }
   std::int64_t cache_tokens() const;  // Tc for this slot mode
 
   // The stable id used in tables, JSON, NVTX ranges and --case:
@@ -82,10 +84,11 @@ std::string to_string(ScaleKind v);
 std::string to_string(QueryOut v);
 std::string to_string(KeyOut v);
 std::optional<DType> parse_dtype(const std::string& s);
-std::optional<CacheDType> parse_cache_dtype(const std::string& s);  // "auto", "fp8_e4m3", "fp8" (= e4m3), "fp8_e5m2"
-std::optional<RopeStyle> parse_style(const std::string& s);         // "neox", "gptj"
+std::optional<CacheDType> parse_cache_dtype(
+    const std::string& s);  // "auto", "fp8_e4m3", "fp8" (= e4m3), "fp8_e5m2"
+std::optional<RopeStyle> parse_style(const std::string& s);  // "neox", "gptj"
 std::optional<SlotMode> parse_slot_mode(const std::string& s);
-std::optional<ScaleKind> parse_scale_kind(const std::string& s);    // "tensor", "head"
+std::optional<ScaleKind> parse_scale_kind(const std::string& s);  // "tensor", "head"
 std::optional<QueryOut> parse_query_out(const std::string& s);
 std::optional<KeyOut> parse_key_out(const std::string& s);
 

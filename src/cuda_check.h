@@ -12,7 +12,8 @@ namespace rkv {
 class CudaError : public std::runtime_error {
  public:
   CudaError(const std::string& what, cudaError_t code)
-      : std::runtime_error(what + ": " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")"),
+      : std::runtime_error(what + ": " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
+                           ")"),
         code_(code) {}
   cudaError_t code() const { return code_; }
 
@@ -23,7 +24,9 @@ class CudaError : public std::runtime_error {
 inline void cuda_check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw CudaError(what, e);
 }
-inline void cuda_check(cudaError_t e, const std::string& what) { cuda_check(e, what.c_str()); }
+inline void cuda_check(cudaError_t e, const std::string& what) {
+  cuda_check(e, what.c_str());
+}
 
 // "" when a usable CUDA device is present, else one line saying why not.
 std::string cuda_device_problem();

@@ -15,14 +15,21 @@ namespace {
 template <typename T>
 __device__ T from_float(float x);
 template <>
-__device__ __nv_bfloat16 from_float(float x) { return __float2bfloat16_rn(x); }
+__device__ __nv_bfloat16 from_float(float x) {
+  return __float2bfloat16_rn(x);
+}
 template <>
-__device__ __half from_float(float x) { return __float2half_rn(x); }
+__device__ __half from_float(float x) {
+  return __float2half_rn(x);
+}
 template <>
-__device__ float from_float(float x) { return x; }
+__device__ float from_float(float x) {
+  return x;
+}
 
 template <typename T>
-__global__ void fill_values_kernel(T* dst, std::int64_t n, std::uint64_t seed, std::uint64_t stream) {
+__global__ void fill_values_kernel(T* dst, std::int64_t n, std::uint64_t seed,
+                                   std::uint64_t stream) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::int64_t{gridDim.x} * blockDim.x)
     dst[i] = from_float<T>(seeded_value(seed, stream, static_cast<std::uint64_t>(i)));
@@ -39,15 +46,16 @@ unsigned fill_blocks(std::int64_t n) {
   return static_cast<unsigned>(b < 65536 ? (b > 0 ? b : 1) : 65536);
 }
 
-std::string mib(std::int64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
+std::string mib(std::int64_t bytes) {
+  return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+}
 
 }  // namespace
 
 std::string cuda_device_problem() {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess)
-    return std::string("no usable CUDA device: ") + cudaGetErrorString(e);
+  if (e != cudaSuccess) return std::string("no usable CUDA device: ") + cudaGetErrorString(e);
   if (count == 0) return "no CUDA device found";
   return "";
 }
@@ -84,7 +92,8 @@ class BlockPool {
     cached_ += bytes;
   }
   void release_all() {
-    for (auto& [bytes, p] : free_) cudaFree(p);
+    for (auto& [bytes, p] : free_)
+      cudaFree(p);
     free_.clear();
     cached_ = 0;
   }
@@ -152,7 +161,8 @@ void fill_values_device(void* dst, DType dtype, std::int64_t n, std::uint64_t se
                         std::uint64_t stream) {
   switch (dtype) {
     case DType::bf16:
-      fill_values_kernel<<<fill_blocks(n), 256>>>(static_cast<__nv_bfloat16*>(dst), n, seed, stream);
+      fill_values_kernel<<<fill_blocks(n), 256>>>(static_cast<__nv_bfloat16*>(dst), n, seed,
+                                                  stream);
       break;
     case DType::fp16:
       fill_values_kernel<<<fill_blocks(n), 256>>>(static_cast<__half*>(dst), n, seed, stream);

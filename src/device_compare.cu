@@ -6,8 +6,8 @@ namespace rkv {
 namespace {
 
 __global__ void compare_bytes_kernel(const std::uint8_t* a, const std::uint8_t* b,
-                                     std::int64_t bytes, RowWindow skip,
-                                     unsigned long long* count, unsigned long long* first) {
+                                     std::int64_t bytes, RowWindow skip, unsigned long long* count,
+                                     unsigned long long* first) {
   unsigned long long local = 0;
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < bytes;
        i += std::int64_t{gridDim.x} * blockDim.x) {
@@ -34,8 +34,8 @@ ByteDiff compare_device_bytes(const void* a, const void* b, std::int64_t bytes, 
   const std::int64_t blocks64 = (bytes + 255) / 256;
   const unsigned blocks = static_cast<unsigned>(blocks64 < 8192 ? blocks64 : 8192);
   compare_bytes_kernel<<<blocks, 256>>>(static_cast<const std::uint8_t*>(a),
-                                        static_cast<const std::uint8_t*>(b), bytes, skip,
-                                        counters, counters + 1);
+                                        static_cast<const std::uint8_t*>(b), bytes, skip, counters,
+                                        counters + 1);
   cuda_check(cudaGetLastError(), "compare_bytes_kernel");
   unsigned long long result[2];
   scratch.download(result, sizeof(result));

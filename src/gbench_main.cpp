@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "captured_graph.h"
 #include "cli.h"
 #include "cuda_check.h"
 #include "device_buffers.h"
@@ -48,34 +49,19 @@ cudaError_t launch_variant(const std::string& variant, const DeviceCase& dc, cud
 void run_case(benchmark::State& state, const CaseSpec& spec, const std::string& variant) {
   try {
     const std::shared_ptr<DeviceCase> dc = case_buffers(spec);
-    cudaStream_t stream;
-    cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
-    cuda_check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "begin capture");
-    for (int k = 0; k < kLaunchesPerIteration; ++k)
-      cuda_check(launch_variant(variant, *dc, stream), variant);
-    cuda_check(cudaStreamEndCapture(stream, &graph), "end capture");
-    cuda_check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
-    cudaEvent_t start, stop;
-    cuda_check(cudaEventCreate(&start), "cudaEventCreate");
-    cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
+    const Stream stream;
+    const CapturedGraph graph(
+        stream.get(), kLaunchesPerIteration,
+        [&](cudaStream_t s) { return launch_variant(variant, *dc, s); }, variant);
+    EventPair events;
     for (auto _ : state) {
-      cuda_check(cudaEventRecord(start, stream), "cudaEventRecord");
-      cuda_check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
-      cuda_check(cudaEventRecord(stop, stream), "cudaEventRecord");
-      cuda_check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-      float ms = 0;
-      cuda_check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-      state.SetIterationTime(ms * 1e-3 / kLaunchesPerIteration);
+      events.start(stream.get());
+      graph.replay(stream.get());
+      events.stop(stream.get());
+      state.SetIterationTime(events.elapsed_ms() * 1e-3 / kLaunchesPerIteration);
     }
     state.SetBytesProcessed(state.iterations() * min_bytes_moved(dc->plan, dc->host));
     state.counters["launches_per_iteration"] = kLaunchesPerIteration;
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
-    cudaStreamDestroy(stream);
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   }

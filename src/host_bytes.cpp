@@ -16,7 +16,8 @@ void HostBytes::resize(std::int64_t bytes) {
     data_ = nullptr;
     capacity_ = 0;
     void* p = nullptr;
-    cuda_check(cudaMallocHost(&p, static_cast<std::size_t>(bytes)), "allocating page-locked host memory");
+    cuda_check(cudaMallocHost(&p, static_cast<std::size_t>(bytes)),
+               "allocating page-locked host memory");
     data_ = static_cast<std::uint8_t*>(p);
     capacity_ = bytes;
   }

@@ -176,9 +176,11 @@ int run_validate(const CliInvocation& inv) {
     r.repro = repro_line("validate", spec);
     const CaseValidation v = validate_spec(spec, options);
     apply_validation(r, v);
-    for (auto [sum, add] : {std::pair{&spent.inputs_s, v.inputs_s}, {&spent.kernels_s, v.kernels_s},
+    for (auto [sum, add] : {std::pair{&spent.inputs_s, v.inputs_s},
+                            {&spent.kernels_s, v.kernels_s},
                             {&spent.device_compare_s, v.device_compare_s},
-                            {&spent.golden_s, v.golden_s}, {&spent.host_compare_s, v.host_compare_s}})
+                            {&spent.golden_s, v.golden_s},
+                            {&spent.host_compare_s, v.host_compare_s}})
       *sum += add;
     progress.update(++done, fmt::format("{} {}", r.id, to_string(r.validation)));
     report.cases.push_back(std::move(r));

@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 
+#include "captured_graph.h"
 #include "cuda_check.h"
 #include "device_buffers.h"
 
@@ -42,8 +44,9 @@ cudaError_t launch_empty_kernel(cudaStream_t stream) {
 struct Timer::Impl {
   TimingOptions options;
   DeviceInfo device;
-  cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
+  Stream owned_stream;
+  cudaStream_t stream = owned_stream.get();
+  EventPair events;
   DeviceBuffer l2_flush;  // cold mode: 2x L2, written before every launch
   DeviceBuffer clock_slot;
   double* clock_host = nullptr;
@@ -51,17 +54,11 @@ struct Timer::Impl {
   double sm_clock_mhz() {
     clock_probe_kernel<<<1, 1, 0, stream>>>(static_cast<double*>(clock_slot.get()));
     cuda_check(cudaGetLastError(), "clock probe");
-    cuda_check(cudaMemcpyAsync(clock_host, clock_slot.get(), sizeof(double), cudaMemcpyDeviceToHost, stream),
+    cuda_check(cudaMemcpyAsync(clock_host, clock_slot.get(), sizeof(double), cudaMemcpyDeviceToHost,
+                               stream),
                "clock probe readback");
     cuda_check(cudaStreamSynchronize(stream), "clock probe");
     return *clock_host;
-  }
-
-  float event_ms() {
-    cuda_check(cudaEventSynchronize(stop), "waiting for a timed launch");
-    float ms = 0;
-    cuda_check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    return ms;
   }
 
   void launch(const TimedVariant& v) { cuda_check(v.launch(stream), "launching " + v.name); }
@@ -70,19 +67,13 @@ struct Timer::Impl {
 Timer::Timer(const TimingOptions& options, const DeviceInfo& device) : impl_(new Impl) {
   impl_->options = options;
   impl_->device = device;
-  cuda_check(cudaStreamCreateWithFlags(&impl_->stream, cudaStreamNonBlocking), "cudaStreamCreate");
   stream_ = impl_->stream;
-  cuda_check(cudaEventCreate(&impl_->start), "cudaEventCreate");
-  cuda_check(cudaEventCreate(&impl_->stop), "cudaEventCreate");
   impl_->clock_slot = DeviceBuffer(sizeof(double), "clock probe");
   cuda_check(cudaMallocHost(&impl_->clock_host, sizeof(double)), "cudaMallocHost");
 }
 
 Timer::~Timer() {
   if (impl_->clock_host != nullptr) cudaFreeHost(impl_->clock_host);
-  if (impl_->start != nullptr) cudaEventDestroy(impl_->start);
-  if (impl_->stop != nullptr) cudaEventDestroy(impl_->stop);
-  if (impl_->stream != nullptr) cudaStreamDestroy(impl_->stream);
 }
 
 std::vector<VariantResult> Timer::time(TimingMode mode, const std::vector<TimedVariant>& variants) {
@@ -91,60 +82,47 @@ std::vector<VariantResult> Timer::time(TimingMode mode, const std::vector<TimedV
   const std::size_t n = variants.size();
 
   if (mode == TimingMode::cold && m.l2_flush.get() == nullptr)
-    m.l2_flush = DeviceBuffer(2 * std::max<std::int64_t>(m.device.l2_bytes, 1 << 20), "L2 flush buffer");
+    m.l2_flush =
+        DeviceBuffer(2 * std::max<std::int64_t>(m.device.l2_bytes, 1 << 20), "L2 flush buffer");
 
   // Graph mode: one graph per variant, each capturing graph_launches calls.
-  std::vector<cudaGraphExec_t> graphs(n, nullptr);
-  if (mode == TimingMode::graph) {
-    for (std::size_t i = 0; i < n; ++i) {
-      cudaGraph_t g = nullptr;
-      cuda_check(cudaStreamBeginCapture(m.stream, cudaStreamCaptureModeThreadLocal), "begin capture");
-      cudaError_t launch_error = cudaSuccess;
-      for (int k = 0; k < o.graph_launches && launch_error == cudaSuccess; ++k)
-        launch_error = variants[i].launch(m.stream);
-      const cudaError_t end = cudaStreamEndCapture(m.stream, &g);
-      cuda_check(launch_error, "capturing " + variants[i].name);
-      cuda_check(end, "end capture of " + variants[i].name);
-      cuda_check(cudaGraphInstantiate(&graphs[i], g, 0), "instantiating the graph of " + variants[i].name);
-      cudaGraphDestroy(g);
-    }
-  }
-  struct GraphGuard {
-    std::vector<cudaGraphExec_t>& g;
-    ~GraphGuard() {
-      for (auto e : g)
-        if (e != nullptr) cudaGraphExecDestroy(e);
-    }
-  } guard{graphs};
+  std::vector<std::unique_ptr<CapturedGraph>> graphs(n);
+  if (mode == TimingMode::graph)
+    for (std::size_t i = 0; i < n; ++i)
+      graphs[i] = std::make_unique<CapturedGraph>(m.stream, o.graph_launches, variants[i].launch,
+                                                  variants[i].name);
 
   // One sample of variant i, in microseconds per launch.
   auto sample = [&](std::size_t i) -> double {
     const TimedVariant& v = variants[i];
     switch (mode) {
       case TimingMode::cold: {
-        cuda_check(cudaMemsetAsync(m.l2_flush.get(), static_cast<int>(i & 0xff), m.l2_flush.bytes(), m.stream),
+        cuda_check(cudaMemsetAsync(m.l2_flush.get(), static_cast<int>(i & 0xff), m.l2_flush.bytes(),
+                                   m.stream),
                    "flushing L2");
-        cuda_check(cudaEventRecord(m.start, m.stream), "cudaEventRecord");
+        m.events.start(m.stream);
         m.launch(v);
-        cuda_check(cudaEventRecord(m.stop, m.stream), "cudaEventRecord");
-        return m.event_ms() * 1e3;
+        m.events.stop(m.stream);
+        return m.events.elapsed_ms() * 1e3;
       }
       case TimingMode::warm: {
-        cuda_check(cudaEventRecord(m.start, m.stream), "cudaEventRecord");
-        for (int k = 0; k < o.batch_launches; ++k) m.launch(v);
-        cuda_check(cudaEventRecord(m.stop, m.stream), "cudaEventRecord");
-        return m.event_ms() * 1e3 / o.batch_launches;
+        m.events.start(m.stream);
+        for (int k = 0; k < o.batch_launches; ++k)
+          m.launch(v);
+        m.events.stop(m.stream);
+        return m.events.elapsed_ms() * 1e3 / o.batch_launches;
       }
       case TimingMode::graph: {
-        cuda_check(cudaEventRecord(m.start, m.stream), "cudaEventRecord");
-        cuda_check(cudaGraphLaunch(graphs[i], m.stream), "replaying the graph of " + v.name);
-        cuda_check(cudaEventRecord(m.stop, m.stream), "cudaEventRecord");
-        return m.event_ms() * 1e3 / o.graph_launches;
+        m.events.start(m.stream);
+        graphs[i]->replay(m.stream);
+        m.events.stop(m.stream);
+        return m.events.elapsed_ms() * 1e3 / o.graph_launches;
       }
       case TimingMode::wall: {
         cuda_check(cudaStreamSynchronize(m.stream), "cudaStreamSynchronize");
         const auto t0 = Clock::now();
-        for (int k = 0; k < o.wall_launches; ++k) m.launch(v);
+        for (int k = 0; k < o.wall_launches; ++k)
+          m.launch(v);
         cuda_check(cudaStreamSynchronize(m.stream), "waiting for launches");
         return seconds_since(t0) * 1e6 / o.wall_launches;
       }
@@ -155,7 +133,8 @@ std::vector<VariantResult> Timer::time(TimingMode mode, const std::vector<TimedV
   // Warm-up by time, with a floor on the count: module load, clocks ramping, graph upload.
   for (std::size_t i = 0; i < n; ++i) {
     const auto t0 = Clock::now();
-    for (int k = 0; k < o.warmup_min || seconds_since(t0) < o.warmup_s; ++k) sample(i);
+    for (int k = 0; k < o.warmup_min || seconds_since(t0) < o.warmup_s; ++k)
+      sample(i);
   }
 
   const StoppingRule rule(o);

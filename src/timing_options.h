@@ -14,8 +14,10 @@ std::optional<TimingMode> parse_timing_mode(const std::string& s);
 
 struct TimingOptions {
   std::vector<TimingMode> modes{TimingMode::graph};
-  // Stopping rule, per variant: at least min_samples samples and min_time_s of measured time,
-  // then stop once the relative noise (IQR / median) is under max_noise, or at timeout_s.
+  // Stopping rule, per variant (src/stats.h): at least min_samples samples and min_time_s of
+  // measured time, then stop once the relative noise (IQR / median) is under max_noise
+  // (`converged`), or once the median of the last samples stops moving (`stable`), or at
+  // timeout_s (`timeout`).
   int min_samples = 10;
   double max_noise = 0.005;  // fraction (0.5 %)
   double min_time_s = 0.05;

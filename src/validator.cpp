@@ -48,16 +48,11 @@ struct HostOutputs {
     return qkv;
   }
   BufferPointers pointers(const HostInputs& in) {
-    BufferPointers b;
+    BufferPointers b = input_pointers(in);
     b.qkv = qkv.data();
     b.query_out = query_out.empty() ? nullptr : query_out.data();
     b.k_cache = k_cache.empty() ? nullptr : k_cache.data();
     b.v_cache = v_cache.empty() ? b.k_cache : v_cache.data();
-    b.positions = in.positions.data();
-    b.slots = in.slots.empty() ? nullptr : in.slots.data();
-    b.k_scale = in.k_scale.empty() ? nullptr : in.k_scale.data();
-    b.v_scale = in.v_scale.empty() ? nullptr : in.v_scale.data();
-    b.cos_sin = in.cos_sin.data();
     return b;
   }
 };
@@ -98,9 +93,10 @@ std::vector<std::int64_t> golden_tokens(const TensorPlan& p, std::int64_t limit)
   return tokens;
 }
 
-void diff_range(const HostBytes& a, const HostBytes& b,
-                std::int64_t begin, std::int64_t len, ByteDiff& d) {
-  if (len <= 0 || std::memcmp(a.data() + begin, b.data() + begin, static_cast<std::size_t>(len)) == 0)
+void diff_range(const HostBytes& a, const HostBytes& b, std::int64_t begin, std::int64_t len,
+                ByteDiff& d) {
+  if (len <= 0 ||
+      std::memcmp(a.data() + begin, b.data() + begin, static_cast<std::size_t>(len)) == 0)
     return;
   for (std::int64_t i = begin; i < begin + len; ++i) {
     if (a[i] == b[i]) continue;
@@ -121,8 +117,7 @@ void compare_with_golden(const TensorPlan& p, const HostInputs& in, HostOutputs&
     if (all) {
       diff_range(g, f, 0, g.size(), d);
     } else if (b == BufferKind::qkv || b == BufferKind::query_out) {
-      const std::int64_t row =
-          g.size() / std::max<std::int64_t>(p.tokens, 1);
+      const std::int64_t row = g.size() / std::max<std::int64_t>(p.tokens, 1);
       for (std::int64_t t : tokens)
         diff_range(g, f, t * row, row, d);
     } else if (!g.empty()) {
@@ -180,8 +175,7 @@ void dump_case(const std::string& dir, const TensorPlan& p, const HostInputs& in
               h->qkv.size());
     if (!h->query_out.empty())
       write_npy(d + "query_out" + s, npy_descr(p.spec.dtype),
-                {p.tokens, p.num_q_heads, p.q_head_size}, h->query_out.data(),
-                h->query_out.size());
+                {p.tokens, p.num_q_heads, p.q_head_size}, h->query_out.data(), h->query_out.size());
     // Caches are flat: element (slot, head, d) sits at the strides in the case's meta line.
     if (!h->k_cache.empty())
       write_npy(d + "key_cache" + s, cache_descr, {p.cache_elems}, h->k_cache.data(),

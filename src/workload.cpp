@@ -4,9 +4,9 @@
 #include <cmath>
 #include <map>
 #include <mutex>
-#include <tuple>
 #include <numeric>
 #include <random>
+#include <tuple>
 #include <unordered_set>
 
 #include "host_numeric.h"
@@ -200,6 +200,16 @@ RopeKvArgs bind_args(const TensorPlan& p, const BufferPointers& b) {
     a.scale_head_stride = p.spec.scale == ScaleKind::per_head ? 1 : 0;
   }
   return a;
+}
+
+BufferPointers input_pointers(const HostInputs& in) {
+  BufferPointers b;
+  b.positions = in.positions.data();
+  b.slots = in.slots.empty() ? nullptr : in.slots.data();
+  b.k_scale = in.k_scale.empty() ? nullptr : in.k_scale.data();
+  b.v_scale = in.v_scale.empty() ? nullptr : in.v_scale.data();
+  b.cos_sin = in.cos_sin.data();
+  return b;
 }
 
 HostSideInputs host_side(const HostInputs& in) {

@@ -40,11 +40,17 @@ struct TensorPlan {
 
   bool has_slots() const { return spec.slots != SlotMode::rope_only; }
   bool separate_query_out() const { return spec.query_out == QueryOut::separate; }
-  std::int64_t qkv_bytes() const { return tokens * row_elems * static_cast<std::int64_t>(elem_bytes); }
-  std::int64_t query_out_bytes() const {
-    return separate_query_out() ? tokens * num_q_heads * q_head_size * static_cast<std::int64_t>(elem_bytes) : 0;
+  std::int64_t qkv_bytes() const {
+    return tokens * row_elems * static_cast<std::int64_t>(elem_bytes);
   }
-  std::int64_t cache_bytes() const { return cache_elems * static_cast<std::int64_t>(cache_elem_bytes); }
+  std::int64_t query_out_bytes() const {
+    return separate_query_out()
+               ? tokens * num_q_heads * q_head_size * static_cast<std::int64_t>(elem_bytes)
+               : 0;
+  }
+  std::int64_t cache_bytes() const {
+    return cache_elems * static_cast<std::int64_t>(cache_elem_bytes);
+  }
 };
 
 TensorPlan make_tensor_plan(const CaseSpec& spec);
@@ -73,6 +79,10 @@ struct BufferPointers {
 };
 
 RopeKvArgs bind_args(const TensorPlan& plan, const BufferPointers& p);
+
+// The small inputs' pointers of host memory (positions, slots, scales, cos/sin); the caller adds
+// the qkv, query_out and cache pointers.
+BufferPointers input_pointers(const HostInputs& in);
 
 HostSideInputs host_side(const HostInputs& in);
 

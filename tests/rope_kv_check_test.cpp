@@ -14,6 +14,8 @@
 
 #include "rope_kv.h"
 #include "rope_kv_check.h"
+#include "sweep_config.h"
+#include "sweep_plan.h"
 #include "work_plan.h"
 #include "workload.h"
 
@@ -55,16 +57,11 @@ struct HostCase {
         query_out(plan.query_out_bytes()),
         k_cache(plan.has_slots() ? plan.cache_bytes() : 0),
         v_cache(plan.has_slots() && plan.cache_tensors == 2 ? plan.cache_bytes() : 0) {
-    BufferPointers b;
+    BufferPointers b = input_pointers(in);
     b.qkv = qkv.data();
     b.query_out = query_out.data();
     b.k_cache = k_cache.data();
     b.v_cache = plan.cache_tensors == 2 ? v_cache.data() : k_cache.data();
-    b.positions = in.positions.data();
-    b.slots = in.slots.empty() ? nullptr : in.slots.data();
-    b.k_scale = in.k_scale.empty() ? nullptr : in.k_scale.data();
-    b.v_scale = in.v_scale.empty() ? nullptr : in.v_scale.data();
-    b.cos_sin = in.cos_sin.data();
     args = bind_args(plan, b);
   }
   HostCase(const HostCase&) = delete;
@@ -124,6 +121,29 @@ TEST(RopeKvCheck, AcceptsEveryLayoutAndOption) {
   for (const CaseSpec& s : specs) {
     HostCase c(s);
     EXPECT_EQ(c.check(), "") << s.id();
+  }
+}
+
+// No false alarms: every case of the validation matrix, bound the way the tool binds it (to
+// distinct, far-apart allocations; the check reads pointers and the small inputs only), passes.
+TEST(RopeKvCheck, AcceptsEveryCaseOfTheFullMatrix) {
+  SweepConfig config;
+  const auto error =
+      load_sweep_config(std::string(RKV_SOURCE_DIR) + "/configs/full-matrix.json", &config);
+  ASSERT_FALSE(error.has_value()) << *error;
+  const SweepPlan plan = plan_sweep(config.axes, config.extra_cases);
+  ASSERT_GT(plan.cases.size(), 3000u);
+  for (const CaseSpec& spec : plan.cases) {
+    const TensorPlan p = make_tensor_plan(spec);
+    const HostInputs in = make_host_inputs(p);
+    BufferPointers b = input_pointers(in);
+    b.qkv = reinterpret_cast<void*>(std::uintptr_t{1} << 40);
+    b.query_out = reinterpret_cast<void*>(std::uintptr_t{2} << 40);
+    b.k_cache = reinterpret_cast<void*>(std::uintptr_t{3} << 40);
+    b.v_cache = p.cache_tensors == 2 ? reinterpret_cast<void*>(std::uintptr_t{4} << 40) : b.k_cache;
+    RopeKvArgs a = bind_args(p, b);
+    if (!p.separate_query_out()) a.query_out = HeadTensor{};
+    EXPECT_EQ(check_rope_kv_inputs(a, host_side(in)), "") << spec.id();
   }
 }
 
@@ -305,6 +325,34 @@ TEST(RopeKvCheck, RejectsOverlappingCacheStrides) {
     EXPECT_EQ(c.check(),
               "key_cache strides (block 1024, slot 128, head 64) make distinct entries "
               "overlap");
+  }
+}
+
+TEST(RopeKvCheck, RejectsViewsThatShareMemory) {
+  // small_spec: qkv rows of 4*64 query, 2*64 key and 2*64 value elements.
+  {
+    HostCase c(small_spec());
+    c.args.query_out = c.args.query;  // "separate" output that is the input
+    EXPECT_EQ(c.check(), "query and query_out views share memory");
+  }
+  {
+    HostCase c(small_spec());
+    c.args.key.data = static_cast<char*>(c.args.key.data) - 32 * 2;  // last 32 dims of q head 3
+    EXPECT_EQ(c.check(), "query and key views share memory");
+  }
+  {
+    HostCase c(small_spec());
+    c.args.value.data =
+        static_cast<char*>(c.args.value.data) - 64 * 2;  // value head 0 = key head 1
+    EXPECT_EQ(c.check(), "key and value views share memory");
+  }
+  {
+    CaseSpec s = small_spec();
+    s.layout = *CacheLayout::parse("packed_nhd");
+    HostCase c(s);
+    // V half starting half-way into the K half of the same entry.
+    c.args.value_cache.data = static_cast<char*>(c.args.key_cache.data) + 32 * 2;
+    EXPECT_EQ(c.check(), "key_cache and value_cache views share memory");
   }
 }
 
