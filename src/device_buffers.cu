@@ -55,6 +55,11 @@ std::string mib(std::int64_t bytes) {
 std::string cuda_device_problem() {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
+  // Without a GPU the runtime usually answers "driver version is insufficient" (no driver at
+  // all): say what that means before quoting it.
+  if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice)
+    return std::string("no NVIDIA GPU with a working driver found (CUDA: ") +
+           cudaGetErrorString(e) + ")";
   if (e != cudaSuccess) return std::string("no usable CUDA device: ") + cudaGetErrorString(e);
   if (count == 0) return "no CUDA device found";
   return "";

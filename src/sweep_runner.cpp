@@ -151,7 +151,7 @@ void fill_case_timing(CaseResult& r, const DeviceInfo& device, const TensorPlan&
 int no_gpu_exit() {
   const std::string problem = cuda_device_problem();
   if (problem.empty()) return 0;
-  fmt::print(stderr, "rope-kv-bench: error: {} (validate, bench and profile need an NVIDIA GPU)\n",
+  fmt::print(stderr, "rope-kv-bench: error: validate, bench and profile need an NVIDIA GPU: {}\n",
              problem);
   return kExitUsage;
 }
