@@ -3,7 +3,7 @@
 // This is the whole public API of the kernel library: plain structs of raw pointers, sizes and
 // strides, and launchers that take a stream and return cudaError_t. It includes nothing but
 // <cstdint> and the CUDA runtime API, so any project (a serving engine, a Python extension, this
-// tool) can call it. The contract is docs/op-spec.md (a copy of the design's op-spec).
+// tool) can call it. The contract is docs/design.md, "The operation".
 //
 // All strides are in elements of the tensor's own dtype (scalar_t for q/k/v, cache_t for the
 // cache); the innermost (dim) stride is always 1.

@@ -1,4 +1,4 @@
-// The data-dependent half of the contract (op-spec.md, "Bad input"), checked once on the host
+// The data-dependent half of the contract (docs/design.md, "Bad input"), checked once on the host
 // before any launch. The launchers themselves only check what they need to pick a kernel.
 #pragma once
 

@@ -75,7 +75,8 @@ __device__ __forceinline__ void store_vec(T* p, const Vec<T, N>& v) {
   *reinterpret_cast<Vec<T, N>*>(p) = v;
 }
 
-// ---- the rotation, in exactly op-spec.md's fp32 order; the intrinsics forbid contraction.
+// ---- the rotation, in exactly the contract's fp32 order (docs/design.md); the intrinsics forbid
+// contraction.
 
 __device__ __forceinline__ void rotate_pair(float x, float y, float c, float s, float& xo,
                                             float& yo) {

@@ -31,7 +31,7 @@ void rotate_row(const RopeKvArgs& a, const void* src, void* dst, std::int32_t fi
     const std::int32_t iy = first + (a.style == RopeStyle::neox ? i + half : 2 * i + 1);
     const float x = load_scalar(a.dtype, src, ix);
     const float y = load_scalar(a.dtype, src, iy);
-    // op-spec.md's order, each product rounded on its own (the build has -ffp-contract=off):
+    // The contract's order, each product rounded on its own (the build has -ffp-contract=off):
     // device __fmaf_rn(x, c, -__fmul_rn(y, s)) and __fmaf_rn(y, c, __fmul_rn(x, s)).
     const float ys = y * s;
     const float xs = x * s;

@@ -1,5 +1,6 @@
-// The CPU golden model: op-spec.md executed on the host, element by element, in the exact fp32
-// operation order a correct GPU kernel uses, so its bytes must equal the kernels' bytes.
+// The CPU golden model: the contract (docs/design.md) executed on the host, element by element, in
+// the exact fp32 operation order a correct GPU kernel uses, so its bytes must equal the kernels'
+// bytes.
 #pragma once
 
 #include <cstdint>

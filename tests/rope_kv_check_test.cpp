@@ -1,7 +1,7 @@
-// check_rope_kv_inputs() against op-spec.md's "Bad input" list: each rejection is one line that
-// names the argument and the bad value, and a case built the way the tool builds it is accepted.
-// Also the work split the fused kernel launches with (work_plan.h): the access width it picks and
-// the unit counts per token for MHA/GQA/MQA and the optional outputs.
+// check_rope_kv_inputs() against the contract's "Bad input" list (docs/design.md): each rejection
+// is one line that names the argument and the bad value, and a case built the way the tool builds
+// it is accepted. Also the work split the fused kernel launches with (work_plan.h): the access
+// width it picks and the unit counts per token for MHA/GQA/MQA and the optional outputs.
 #include <gtest/gtest.h>
 
 #include <cstdint>
