@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace rkv {
@@ -20,6 +21,14 @@ enum class DType : std::uint8_t { bf16, fp16, fp32 };
 enum class CacheDType : std::uint8_t { auto_, fp8_e4m3, fp8_e5m2 };
 // neox pairs (v[i], v[i + R/2]); gptj pairs the interleaved (v[2i], v[2i + 1]).
 enum class RopeStyle : std::uint8_t { neox, gptj };
+
+// Bytes per element of a q/k/v dtype, and of a cache element (fp8 kinds: one byte).
+constexpr std::size_t dtype_bytes(DType d) {
+  return d == DType::fp32 ? 4 : 2;
+}
+constexpr std::size_t cache_elem_bytes(CacheDType c, DType d) {
+  return c == CacheDType::auto_ ? dtype_bytes(d) : 1;
+}
 
 // A [tokens, heads, head_size] view: element (t, h, d) lives at
 // data + t * token_stride + h * head_stride + d.

@@ -147,7 +147,7 @@ std::string check_rope_kv_inputs(const RopeKvArgs& a, const HostSideInputs& host
   if (e.empty()) e = check_head_tensor("key", a.key, a.num_tokens, a.num_kv_heads, a.k_head_size);
   if (!e.empty()) return e;
   // Views written by the operation must not share memory with each other or with what it reads.
-  const std::size_t elem = a.dtype == DType::fp32 ? 4 : 2;
+  const std::size_t elem = dtype_bytes(a.dtype);
   struct NamedView {
     const char* name;
     Footprint f;
@@ -174,7 +174,7 @@ std::string check_rope_kv_inputs(const RopeKvArgs& a, const HostSideInputs& host
     if (e.empty()) e = check_cache_tensor("key_cache", a.key_cache, a, a.k_head_size);
     if (e.empty()) e = check_cache_tensor("value_cache", a.value_cache, a, a.v_head_size);
     if (!e.empty()) return e;
-    const std::size_t ce = a.cache_dtype == CacheDType::auto_ ? elem : 1;
+    const std::size_t ce = cache_elem_bytes(a.cache_dtype, a.dtype);
     if (overlaps(footprint(a.key_cache, a, a.k_head_size, ce),
                  footprint(a.value_cache, a, a.v_head_size, ce)))
       return "key_cache and value_cache views share memory";

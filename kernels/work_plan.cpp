@@ -5,10 +5,6 @@
 namespace rkv {
 namespace {
 
-std::size_t scalar_bytes(DType d) {
-  return d == DType::fp32 ? 4 : 2;
-}
-
 bool aligned(const void* p, std::size_t bytes) {
   return reinterpret_cast<std::uintptr_t>(p) % bytes == 0;
 }
@@ -27,7 +23,7 @@ bool cache_tensor_fits(const CacheTensor& c, int vec, std::size_t elem) {
 }  // namespace
 
 bool vector_width_fits(const RopeKvArgs& a, int vec) {
-  const std::size_t elem = scalar_bytes(a.dtype);
+  const std::size_t elem = dtype_bytes(a.dtype);
   if (vec < 2 || vec * elem > 16) return false;
   const int half = a.rot_dim / 2;
   // Rotation window: neox chunks must not straddle the x/y halves, gptj chunks hold whole pairs.
@@ -38,7 +34,7 @@ bool vector_width_fits(const RopeKvArgs& a, int vec) {
   if (!head_tensor_fits(a.query, vec, elem) || !head_tensor_fits(a.query_out, vec, elem) ||
       !head_tensor_fits(a.key, vec, elem) || !head_tensor_fits(a.value, vec, elem))
     return false;
-  const std::size_t cache_elem = a.cache_dtype == CacheDType::auto_ ? elem : 1;
+  const std::size_t cache_elem = cache_elem_bytes(a.cache_dtype, a.dtype);
   if (writes_cache(a) && (!cache_tensor_fits(a.key_cache, vec, cache_elem) ||
                           !cache_tensor_fits(a.value_cache, vec, cache_elem)))
     return false;

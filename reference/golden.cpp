@@ -10,10 +10,6 @@
 namespace rkv {
 namespace {
 
-std::size_t scalar_bytes(DType d) {
-  return d == DType::fp32 ? 4 : 2;
-}
-
 // Address of element `i` of a buffer whose elements are `elem` bytes wide.
 void* elem_at(void* base, std::int64_t i, std::size_t elem) {
   return static_cast<unsigned char*>(base) + i * static_cast<std::int64_t>(elem);
@@ -56,7 +52,7 @@ float scale_of(const float* scales, std::int64_t i) {
 void write_cache_row(const RopeKvArgs& a, const void* row, std::int32_t n, void* entry,
                      float scale) {
   if (a.cache_dtype == CacheDType::auto_) {
-    std::memcpy(entry, row, n * scalar_bytes(a.dtype));
+    std::memcpy(entry, row, n * dtype_bytes(a.dtype));
     return;
   }
   auto* out = static_cast<std::uint8_t*>(entry);
@@ -76,7 +72,7 @@ struct Scratch {
 // Everything for token t: q rows, k rows (rotated into scratch first, so the cache sees the
 // rotated k whether or not it is written back), then the cache entries.
 void run_token(const RopeKvArgs& a, std::int64_t t, Scratch& scratch) {
-  const std::size_t eb = scalar_bytes(a.dtype);
+  const std::size_t eb = dtype_bytes(a.dtype);
   // cos_sin_cache: [max_position, cos_sin_stride], in fp32 or the q/k/v dtype
   const std::int64_t cs_row = a.positions[t] * a.cos_sin_stride;
   std::vector<float>& cs = scratch.cos_sin;
@@ -102,7 +98,7 @@ void run_token(const RopeKvArgs& a, std::int64_t t, Scratch& scratch) {
   const std::int64_t slot = cached ? a.slot_mapping[t] : 0;
   const std::int64_t block = cached ? slot / a.block_size : 0;  // RoPE-only may have no blocks
   const std::int64_t offset = cached ? slot % a.block_size : 0;
-  const std::size_t cb = a.cache_dtype == CacheDType::auto_ ? eb : 1;
+  const std::size_t cb = cache_elem_bytes(a.cache_dtype, a.dtype);
 
   std::vector<unsigned char>& k_row = scratch.k_row;
   k_row.resize(a.k_head_size * eb);

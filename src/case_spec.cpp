@@ -214,22 +214,6 @@ std::vector<std::string> timing_mode_names() {
   return names(timing_table());
 }
 
-std::size_t dtype_bytes(DType v) {
-  switch (v) {
-    case DType::bf16:
-      return 2;
-    case DType::fp16:
-      return 2;
-    case DType::fp32:
-      return 4;
-  }
-  return 0;
-}
-
-std::size_t cache_elem_bytes(CacheDType c, DType d) {
-  return c == CacheDType::auto_ ? dtype_bytes(d) : 1;
-}
-
 // ---- HeadConfig
 
 std::string HeadConfig::name() const {

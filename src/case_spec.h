@@ -92,7 +92,4 @@ std::optional<ScaleKind> parse_scale_kind(const std::string& s);  // "tensor", "
 std::optional<QueryOut> parse_query_out(const std::string& s);
 std::optional<KeyOut> parse_key_out(const std::string& s);
 
-std::size_t dtype_bytes(DType v);
-std::size_t cache_elem_bytes(CacheDType c, DType d);
-
 }  // namespace rkv

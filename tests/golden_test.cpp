@@ -24,10 +24,6 @@ namespace {
 constexpr unsigned char kSentinel = 0xa5;
 using Bytes = std::vector<unsigned char>;
 
-std::size_t scalar_size(DType d) {
-  return d == DType::fp32 ? 4 : 2;
-}
-
 float float_of(std::uint32_t u) {
   float x;
   std::memcpy(&x, &u, sizeof x);
@@ -61,7 +57,7 @@ struct HostCase {
     set_table_fill(3.0f);
   }
 
-  std::size_t eb() const { return scalar_size(args.dtype); }
+  std::size_t eb() const { return dtype_bytes(args.dtype); }
   std::size_t cb() const { return args.cache_dtype == CacheDType::auto_ ? eb() : 1; }
   std::int64_t row() const {
     return args.num_q_heads * args.q_head_size +
