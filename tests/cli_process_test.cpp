@@ -1,0 +1,102 @@
+// The rope-kv-bench executable end to end, as a user or CI runs it: exit codes and the one-line
+// error contract of main(), the no-GPU behaviour of the main job, and report/compare on the
+// committed H200 reports.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cuda_check.h"
+
+namespace rkv {
+namespace {
+
+#ifndef RKV_CLI_PATH
+#error "RKV_CLI_PATH must name the rope-kv-bench executable (CMake defines it)"
+#endif
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// Runs the CLI from the repository root with `args` (already shell-quoted where needed).
+CliRun run_cli(const std::string& args) {
+  const std::string out = testing::TempDir() + "cli_out.txt";
+  const std::string err = testing::TempDir() + "cli_err.txt";
+  const std::string cmd = std::string("cd '") + RKV_SOURCE_DIR + "' && '" + RKV_CLI_PATH + "' " +
+                          args + " >'" + out + "' 2>'" + err + "'";
+  const int status = std::system(cmd.c_str());
+  CliRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s)
+    n += c == '\n';
+  return n;
+}
+
+TEST(CliProcess, MainJobWithoutGpuSaysSoInOneLine) {
+  if (cuda_device_problem().empty()) GTEST_SKIP() << "a GPU is present: the no-GPU path is moot";
+  const CliRun r = run_cli("bench --config configs/seed-table.json --json /dev/null");
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("rope-kv-bench: error: validate, bench and profile need an NVIDIA GPU", 0),
+            0u)
+      << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(CliProcess, BadFlagValueIsOneLineAndExitFour) {
+  const CliRun r = run_cli("bench --dtype bf61");
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("bf61"), std::string::npos) << r.err;
+}
+
+TEST(CliProcess, SeedTableDryRunPrintsThePlan) {
+  const CliRun r = run_cli("bench --config configs/seed-table.json --dry-run");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines(r.out), 33);  // 32 case ids and the count line
+  EXPECT_NE(r.out.find("fp16|fp8_e4m3|32x8x128|neox|nhd|N=2048\n"), std::string::npos);
+  EXPECT_NE(r.out.find("32 cases (0 dropped)"), std::string::npos);
+}
+
+TEST(CliProcess, ReportRendersTheCommittedH200SeedTable) {
+  const CliRun r = run_cli("report results/h200/seed-table.json --format text");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("NVIDIA H200"), std::string::npos);
+  EXPECT_NE(r.out.find("N=2048"), std::string::npos);
+  EXPECT_NE(r.out.find("32x8x128"), std::string::npos);
+}
+
+TEST(CliProcess, CompareOfTheTwoCommittedRunsPasses) {
+  const CliRun r =
+      run_cli("compare results/h200/seed-table.json results/h200/seed-table-run2.json");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
+TEST(CliProcess, CompareOfAMissingReportIsOneLineAndExitFour) {
+  const CliRun r = run_cli("compare results/h200/seed-table.json results/h200/no-such-report.json");
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("no-such-report.json"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace rkv
