@@ -3,6 +3,7 @@
 // committed H200 reports.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -32,8 +33,11 @@ std::string slurp(const std::string& path) {
 
 // Runs the CLI from the repository root with `args` (already shell-quoted where needed).
 CliRun run_cli(const std::string& args) {
-  const std::string out = testing::TempDir() + "cli_out.txt";
-  const std::string err = testing::TempDir() + "cli_err.txt";
+  // Per test and process: CTest runs the tests of this file in parallel.
+  const std::string stem = testing::TempDir() + "rkv_cli_" +
+                           testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+                           std::to_string(getpid());
+  const std::string out = stem + ".out", err = stem + ".err";
   const std::string cmd = std::string("cd '") + RKV_SOURCE_DIR + "' && '" + RKV_CLI_PATH + "' " +
                           args + " >'" + out + "' 2>'" + err + "'";
   const int status = std::system(cmd.c_str());
