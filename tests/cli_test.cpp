@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -32,7 +33,8 @@ std::string config(const std::string& name) {
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "rkv_cli_" + name + ".json";
+  const std::string path =
+      ::testing::TempDir() + "rkv_cli_" + name + "_" + std::to_string(getpid()) + ".json";
   std::ofstream(path) << text;
   return path;
 }

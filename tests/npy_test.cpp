@@ -2,6 +2,7 @@
 // little-endian header length that makes the data start on a 64-byte boundary, a dict header
 // ending in a newline, then the raw bytes.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -44,7 +45,7 @@ NpyFile parse(const std::vector<unsigned char>& bytes) {
 }
 
 std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "rkv_npy_test_" + name + ".npy";
+  return ::testing::TempDir() + "rkv_npy_test_" + name + "_" + std::to_string(getpid()) + ".npy";
 }
 
 // The dict as written, without the space padding and the final newline.

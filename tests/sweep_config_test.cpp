@@ -3,6 +3,7 @@
 #include "sweep_config.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -21,7 +22,8 @@ std::string config_path(const std::string& name) {
 
 // Writes `text` to a fresh file under the test temp dir and returns its path.
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "rkv_cfg_" + name + ".json";
+  const std::string path =
+      ::testing::TempDir() + "rkv_cfg_" + name + "_" + std::to_string(getpid()) + ".json";
   std::ofstream(path) << text;
   return path;
 }
