@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cuda_check.h"
+#include "temp_paths.h"
 
 namespace rkv {
 namespace {
@@ -34,9 +35,8 @@ std::string slurp(const std::string& path) {
 // Runs the CLI from the repository root with `args` (already shell-quoted where needed).
 CliRun run_cli(const std::string& args) {
   // Per test and process: CTest runs the tests of this file in parallel.
-  const std::string stem = testing::TempDir() + "rkv_cli_" +
-                           testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
-                           std::to_string(getpid());
+  const std::string stem = per_process_temp_dir() + "rkv_cli_" +
+                           testing::UnitTest::GetInstance()->current_test_info()->name();
   const std::string out = stem + ".out", err = stem + ".err";
   const std::string cmd = std::string("cd '") + RKV_SOURCE_DIR + "' && '" + RKV_CLI_PATH + "' " +
                           args + " >'" + out + "' 2>'" + err + "'";

@@ -5,11 +5,15 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 #include <fstream>
 
 #ifndef RKV_SOURCE_DIR
 #error "RKV_SOURCE_DIR must name the repository root (CMake defines it)"
 #endif
+
+#include "temp_paths.h"
 
 namespace rkv {
 namespace {
@@ -33,8 +37,7 @@ std::string config(const std::string& name) {
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path =
-      ::testing::TempDir() + "rkv_cli_" + name + "_" + std::to_string(getpid()) + ".json";
+  const std::string path = per_process_temp_dir() + "rkv_cli_" + name + ".json";
   std::ofstream(path) << text;
   return path;
 }

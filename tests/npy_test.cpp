@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -13,6 +15,8 @@
 #include <vector>
 
 #include "npy.h"
+
+#include "temp_paths.h"
 
 namespace rkv {
 namespace {
@@ -45,7 +49,7 @@ NpyFile parse(const std::vector<unsigned char>& bytes) {
 }
 
 std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "rkv_npy_test_" + name + "_" + std::to_string(getpid()) + ".npy";
+  return per_process_temp_dir() + "rkv_npy_test_" + name + ".npy";
 }
 
 // The dict as written, without the space padding and the final newline.

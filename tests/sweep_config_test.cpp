@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 #include <fstream>
 
 #include "sweep_plan.h"
@@ -12,6 +14,8 @@
 #ifndef RKV_SOURCE_DIR
 #error "RKV_SOURCE_DIR must name the repository root (CMake defines it)"
 #endif
+
+#include "temp_paths.h"
 
 namespace rkv {
 namespace {
@@ -22,8 +26,7 @@ std::string config_path(const std::string& name) {
 
 // Writes `text` to a fresh file under the test temp dir and returns its path.
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path =
-      ::testing::TempDir() + "rkv_cfg_" + name + "_" + std::to_string(getpid()) + ".json";
+  const std::string path = per_process_temp_dir() + "rkv_cfg_" + name + ".json";
   std::ofstream(path) << text;
   return path;
 }
