@@ -1,38 +1,21 @@
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 #include <map>
 #include <string>
 #include <utility>
 
 #include "cuda_check.h"
 #include "device_buffers.h"
+#include "dispatch.cuh"
 #include "seeded_fill.h"
 
 namespace rkv {
 namespace {
 
 template <typename T>
-__device__ T from_float(float x);
-template <>
-__device__ __nv_bfloat16 from_float(float x) {
-  return __float2bfloat16_rn(x);
-}
-template <>
-__device__ __half from_float(float x) {
-  return __float2half_rn(x);
-}
-template <>
-__device__ float from_float(float x) {
-  return x;
-}
-
-template <typename T>
 __global__ void fill_values_kernel(T* dst, std::int64_t n, std::uint64_t seed,
                                    std::uint64_t stream) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::int64_t{gridDim.x} * blockDim.x)
-    dst[i] = from_float<T>(seeded_value(seed, stream, static_cast<std::uint64_t>(i)));
+    dst[i] = detail::from_float<T>(seeded_value(seed, stream, static_cast<std::uint64_t>(i)));
 }
 
 __global__ void fill_sentinel_kernel(std::uint8_t* dst, std::int64_t bytes, std::uint64_t seed) {
@@ -164,19 +147,13 @@ std::vector<std::uint8_t> DeviceBuffer::to_host() const {
 
 void fill_values_device(void* dst, DType dtype, std::int64_t n, std::uint64_t seed,
                         std::uint64_t stream) {
-  switch (dtype) {
-    case DType::bf16:
-      fill_values_kernel<<<fill_blocks(n), 256>>>(static_cast<__nv_bfloat16*>(dst), n, seed,
-                                                  stream);
-      break;
-    case DType::fp16:
-      fill_values_kernel<<<fill_blocks(n), 256>>>(static_cast<__half*>(dst), n, seed, stream);
-      break;
-    case DType::fp32:
-      fill_values_kernel<<<fill_blocks(n), 256>>>(static_cast<float*>(dst), n, seed, stream);
-      break;
-  }
-  cuda_check(cudaGetLastError(), "fill_values_kernel");
+  // The same dtype dispatch and conversions as the kernels, so the fill rounds exactly as they do.
+  const cudaError_t e = detail::dispatch_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    fill_values_kernel<<<fill_blocks(n), 256>>>(static_cast<T*>(dst), n, seed, stream);
+    return cudaGetLastError();
+  });
+  cuda_check(e, "fill_values_kernel");
 }
 
 void fill_sentinel_device(void* dst, std::int64_t bytes, std::uint64_t seed) {

@@ -87,15 +87,8 @@ ValidateOptions validate_options(const CliInvocation& inv) {
   return o;
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string repro_line(const char* command, const CaseSpec& spec) {
-  return fmt::format("rope-kv-bench {} --case {}", command, shell_quote(spec.id()));
+  return fmt::format("rope-kv-bench {} {}", command, spec.repro_args());
 }
 
 void apply_validation(CaseResult& r, const CaseValidation& v) {

@@ -213,11 +213,12 @@ BufferPointers input_pointers(const HostInputs& in) {
 }
 
 HostSideInputs host_side(const HostInputs& in) {
+  const BufferPointers b = input_pointers(in);
   HostSideInputs h;
-  h.positions = in.positions.data();
-  h.slot_mapping = in.slots.empty() ? nullptr : in.slots.data();
-  h.k_scale = in.k_scale.empty() ? nullptr : in.k_scale.data();
-  h.v_scale = in.v_scale.empty() ? nullptr : in.v_scale.data();
+  h.positions = b.positions;
+  h.slot_mapping = b.slots;
+  h.k_scale = b.k_scale;
+  h.v_scale = b.v_scale;
   return h;
 }
 
