@@ -7,7 +7,6 @@
 //   rope-kv-gbench --config configs/seed-table.json --benchmark_filter='fused\|.*N=1$'
 #include <benchmark/benchmark.h>
 
-#include <map>
 #include <memory>
 #include <vector>
 
@@ -29,14 +28,15 @@ constexpr int kLaunchesPerIteration = 20;
 // Buffers are built when a case's first benchmark runs, so a filtered run allocates only what it
 // times, and shared by that case's variants.
 std::shared_ptr<DeviceCase> case_buffers(const CaseSpec& spec) {
-  static std::map<std::string, std::shared_ptr<DeviceCase>> cache;
-  auto& slot = cache[spec.id()];
-  if (!slot) {
-    cache.clear();  // one case resident at a time: the benchmarks of a case run back to back
-    slot = std::make_shared<DeviceCase>(spec);
-    cache[spec.id()] = slot;
+  // One case resident at a time: the benchmarks of a case are registered, so run, back to back.
+  static std::string resident_id;
+  static std::shared_ptr<DeviceCase> resident;
+  if (!resident || resident_id != spec.id()) {
+    resident.reset();  // free the previous case's buffers before allocating the next
+    resident = std::make_shared<DeviceCase>(spec);
+    resident_id = spec.id();
   }
-  return slot;
+  return resident;
 }
 
 cudaError_t launch_variant(const std::string& variant, const DeviceCase& dc, cudaStream_t s) {
