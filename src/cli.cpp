@@ -169,6 +169,9 @@ std::string timing_value(const TimingOptions& t, TimingField f) {
     case TimingField::batch_launches:
       s << t.batch_launches;
       break;
+    case TimingField::passes:
+      s << t.passes;
+      break;
   }
   return s.str();
 }

@@ -146,6 +146,13 @@ CaseComparison compare_case(const CaseResult& base, const CaseResult& cur,
   return c;
 }
 
+// Whether each median lies inside the other estimate's interval; nothing when either is missing.
+std::optional<bool> within_each_others_interval(const std::optional<SpeedupEstimate>& a,
+                                                const std::optional<SpeedupEstimate>& b) {
+  if (!a || !b || !std::isfinite(a->median) || !std::isfinite(b->median)) return std::nullopt;
+  return a->lo <= b->median && b->median <= a->hi && b->lo <= a->median && a->median <= b->hi;
+}
+
 }  // namespace
 
 std::string to_string(Verdict v) {
@@ -207,6 +214,10 @@ CompareOutcome compare_reports(const Report& baseline, const Report& current,
     }
     ++matched;
     out.cases.push_back(compare_case(b, *it->second, options));
+    if (within_each_others_interval(b.speedup, it->second->speedup)) {
+      ++out.speedups_compared;
+      out.speedups_within_intervals += *within_each_others_interval(b.speedup, it->second->speedup);
+    }
     refreshed.cases.push_back(fails_validation(it->second->validation) ? b : *it->second);
   }
   for (const CaseResult& c : current.cases) {
@@ -300,6 +311,9 @@ std::string render_comparison(const CompareOutcome& o, TableFormat format, bool 
                          "baseline fused µs", "current fused µs", "why"},
                         rows, {true, true, true, false, false, false, false, true}, format);
   }
+  if (o.speedups_compared > 0)
+    out += fmt::format("\n{} of {} speedups lie within each other's intervals\n",
+                       o.speedups_within_intervals, o.speedups_compared);
   if (o.only_baseline > 0 || o.only_current > 0)
     out +=
         fmt::format("\n{} case(s) only in the baseline, {} only in the current run (not gated)\n",

@@ -71,6 +71,9 @@ struct CompareOutcome {
   std::vector<CaseComparison> cases;  // baseline order, then cases only in the current run
   int passed = 0, wins = 0, ambiguous = 0, regressions = 0, mismatches = 0;
   int only_baseline = 0, only_current = 0;
+  // Reproducibility, not gated: of the matched cases with a speedup in both runs, how many have
+  // each run's median inside the other run's interval (what a re-run of one build should show).
+  int speedups_compared = 0, speedups_within_intervals = 0;
   // The baseline with each matched case replaced by the current one, for review; a current case
   // that failed validation is not taken. Absent when exit is `usage`.
   std::optional<Report> refreshed_baseline;

@@ -125,6 +125,24 @@ std::vector<T> get_array(const json& j, const std::string& key) {
   return out;
 }
 
+// An array of numbers (null reads as NaN) that older reports may lack: empty then.
+std::vector<double> get_optional_numbers(const json& j, const std::string& key) {
+  std::vector<double> out;
+  if (!j.contains(key)) return out;
+  const json& v = at(j, key);
+  if (!v.is_array()) fail(key + ": expected an array, got " + type_name(v));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i].is_null()) {
+      out.push_back(std::numeric_limits<double>::quiet_NaN());
+      continue;
+    }
+    if (!v[i].is_number())
+      fail(key + "[" + std::to_string(i) + "]: expected a number, got " + type_name(v[i]));
+    out.push_back(v[i].get<double>());
+  }
+  return out;
+}
+
 template <class E, class Parse>
 E get_enum(const json& j, const std::string& key, Parse parse) {
   const std::string text = get<std::string>(j, key);
@@ -204,13 +222,14 @@ void from_json(const json& j, Summary& s) {
 }
 
 void to_json(json& j, const SpeedupEstimate& s) {
-  j = json{{"median", s.median}, {"lo", s.lo}, {"hi", s.hi}};
+  j = json{{"median", s.median}, {"lo", s.lo}, {"hi", s.hi}, {"pass_medians", s.pass_medians}};
 }
 
 void from_json(const json& j, SpeedupEstimate& s) {
   s.median = get<double>(j, "median");
   s.lo = get<double>(j, "lo");
   s.hi = get<double>(j, "hi");
+  s.pass_medians = get_optional_numbers(j, "pass_medians");
 }
 
 void to_json(json& j, const CaseSpec& s) {
@@ -260,7 +279,8 @@ void to_json(json& j, const TimingOptions& t) {
            {"warmup_min", t.warmup_min},
            {"graph_launches", t.graph_launches},
            {"wall_launches", t.wall_launches},
-           {"batch_launches", t.batch_launches}};
+           {"batch_launches", t.batch_launches},
+           {"passes", t.passes}};
 }
 
 void from_json(const json& j, TimingOptions& t) {
@@ -283,6 +303,7 @@ void from_json(const json& j, TimingOptions& t) {
   t.graph_launches = get<int>(j, "graph_launches");
   t.wall_launches = get<int>(j, "wall_launches");
   t.batch_launches = get<int>(j, "batch_launches");
+  t.passes = j.contains("passes") ? get<int>(j, "passes") : 1;  // added in 0.2, optional
 }
 
 void to_json(json& j, const DeviceInfo& d) {
@@ -334,6 +355,7 @@ void to_json(json& j, const VariantResult& v) {
   j["stop_reason"] = v.stop_reason;
   j["throttled_samples"] = v.throttled_samples;
   j["sm_clock_mhz_median"] = v.sm_clock_mhz_median;
+  j["passes"] = v.passes;
 }
 
 void from_json(const json& j, VariantResult& v) {
@@ -342,6 +364,7 @@ void from_json(const json& j, VariantResult& v) {
   v.stop_reason = get<std::string>(j, "stop_reason");
   v.throttled_samples = get<int>(j, "throttled_samples");
   v.sm_clock_mhz_median = get<double>(j, "sm_clock_mhz_median");
+  v.passes = j.contains("passes") ? get_array<Summary>(j, "passes") : std::vector<Summary>{};
 }
 
 void to_json(json& j, const CaseResult& c) {

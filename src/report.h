@@ -52,6 +52,9 @@ struct VariantResult {
   std::string stop_reason;    // to_string(StopReason): converged / stable / timeout
   int throttled_samples = 0;  // samples taken while the SM clock was below its maximum
   double sm_clock_mhz_median = 0;
+  // Each pass's own statistics (TimingOptions::passes), in pass order; `us` pools them. Empty in
+  // reports written before passes existed.
+  std::vector<Summary> passes;
 };
 
 // One case in one timing mode (a `validate` report has one entry per case with mode "").

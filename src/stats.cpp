@@ -118,8 +118,27 @@ StopDecision StoppingRule::decide(const std::vector<double>& samples, double ela
 }
 
 SpeedupEstimate speedup(const Summary& pair, const Summary& fused) {
-  if (!(fused.median > 0 && fused.q1 > 0 && fused.q3 > 0)) return {kNaN, kNaN, kNaN};
-  return {pair.median / fused.median, pair.q1 / fused.q3, pair.q3 / fused.q1};
+  if (!(fused.median > 0 && fused.q1 > 0 && fused.q3 > 0)) return {kNaN, kNaN, kNaN, {}};
+  return {pair.median / fused.median,
+          pair.q1 / fused.q3,
+          pair.q3 / fused.q1,
+          {pair.median / fused.median}};
+}
+
+SpeedupEstimate pooled_speedup(const Summary& pair, const Summary& fused,
+                               const std::vector<Summary>& pair_passes,
+                               const std::vector<Summary>& fused_passes) {
+  SpeedupEstimate out = speedup(pair, fused);
+  if (std::isnan(out.median) || pair_passes.size() != fused_passes.size()) return out;
+  out.pass_medians.clear();
+  for (std::size_t p = 0; p < pair_passes.size(); ++p) {
+    const SpeedupEstimate one = speedup(pair_passes[p], fused_passes[p]);
+    out.pass_medians.push_back(one.median);
+    if (std::isnan(one.median)) continue;  // a pass that measured nothing widens nothing
+    out.lo = std::min(out.lo, one.lo);
+    out.hi = std::max(out.hi, one.hi);
+  }
+  return out;
 }
 
 }  // namespace rkv

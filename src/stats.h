@@ -86,7 +86,19 @@ struct SpeedupEstimate {
   double median = 0;
   double lo = 0;
   double hi = 0;
+  // One speedup per pass over the sweep (TimingOptions::passes), in pass order; empty in reports
+  // written before passes existed.
+  std::vector<double> pass_medians;
 };
 SpeedupEstimate speedup(const Summary& pair, const Summary& fused);
+
+// The speedup of a case timed in several passes. The median comes from the pooled samples; the
+// interval is the hull of the pooled quartile interval and every pass's own quartile interval,
+// so it also spans what moved between passes (fresh buffers, fresh graphs, seconds apart): the
+// drift that one pass's quartiles cannot see and a second run of the sweep would. `pair_passes`
+// and `fused_passes` are per pass and the same length; with one pass this equals speedup().
+SpeedupEstimate pooled_speedup(const Summary& pair, const Summary& fused,
+                               const std::vector<Summary>& pair_passes,
+                               const std::vector<Summary>& fused_passes);
 
 }  // namespace rkv

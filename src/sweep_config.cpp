@@ -220,6 +220,8 @@ const std::vector<TimingFieldInfo>& timing_fields() {
        "launches per host-clock sample (wall mode)"},
       {TimingField::batch_launches, "batch_launches", "--batch-launches", "INT",
        "launches per event pair (warm mode)"},
+      {TimingField::passes, "passes", "--passes", "INT",
+       "passes over the sweep, pooled; the speedup interval spans every pass"},
   };
   return fields;
 }
@@ -281,6 +283,8 @@ std::optional<std::string> set_timing_field(TimingOptions& timing, TimingField f
       return integer(&timing.wall_launches, 1, 1000000);
     case TimingField::batch_launches:
       return integer(&timing.batch_launches, 1, 1000000);
+    case TimingField::passes:
+      return integer(&timing.passes, 1, 100);
   }
   return std::string("unknown timing setting");
 }

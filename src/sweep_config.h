@@ -49,6 +49,7 @@ enum class TimingField {
   graph_launches,
   wall_launches,
   batch_launches,
+  passes,
 };
 struct TimingFieldInfo {
   TimingField field;

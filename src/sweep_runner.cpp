@@ -23,6 +23,7 @@
 #include "timer.h"
 #include "unfused_pair.h"
 #include "validator.h"
+#include "variant_samples.h"
 #include "workload.h"
 
 namespace rkv {
@@ -128,9 +129,27 @@ std::vector<TimedVariant> case_variants(const DeviceCase& dc) {
           {"cache_write", [pair](cudaStream_t s) { return cache_write(pair, s); }}};
 }
 
-void fill_case_timing(CaseResult& r, const DeviceInfo& device, const TensorPlan& plan,
-                      const HostInputs& host) {
-  r.min_bytes = min_bytes_moved(plan, host);
+// One case of a bench sweep across its passes: what pass 0 decided (validation, bytes) and every
+// pass's samples, per timing mode.
+struct BenchCase {
+  CaseResult base;
+  bool timed = false;  // validated (or not asked to be) and timed without an error so far
+  std::vector<std::vector<std::vector<VariantSamples>>> samples;  // [mode][pass][variant]
+};
+
+// The case's row in one mode, from the passes it was timed in.
+CaseResult case_row(const BenchCase& c, std::size_t mode_index, TimingMode mode,
+                    const DeviceInfo& device) {
+  CaseResult r = c.base;
+  r.mode = to_string(mode);
+  if (!c.timed || mode_index >= c.samples.size() || c.samples[mode_index].empty()) return r;
+  const auto& passes = c.samples[mode_index];
+  for (std::size_t v = 0; v < passes.front().size(); ++v) {
+    std::vector<VariantSamples> of_variant;
+    for (const auto& pass : passes)
+      of_variant.push_back(pass[v]);
+    r.variants.push_back(summarize_passes(of_variant, device.sm_clock_max_mhz));
+  }
   r.floor_us = static_cast<double>(r.min_bytes) / (device.copy_bandwidth_gbps * 1e3);
   const VariantResult* fused = r.find_variant("fused");
   const VariantResult* pair = r.find_variant("pair");
@@ -138,7 +157,9 @@ void fill_case_timing(CaseResult& r, const DeviceInfo& device, const TensorPlan&
     r.fused_gbps = static_cast<double>(r.min_bytes) / (fused->us.median * 1e3);
     r.fused_pct_of_bandwidth = 100.0 * r.fused_gbps / device.copy_bandwidth_gbps;
   }
-  if (fused != nullptr && pair != nullptr) r.speedup = speedup(pair->us, fused->us);
+  if (fused != nullptr && pair != nullptr)
+    r.speedup = pooled_speedup(pair->us, fused->us, pair->passes, fused->passes);
+  return r;
 }
 
 int no_gpu_exit() {
@@ -208,45 +229,68 @@ int run_bench(const CliInvocation& inv) {
     report.device.launch_floor_us[to_string(mode)] = timer.launch_floor_us(mode);
 
   const ValidateOptions options = validate_options(inv);
-  Progress progress(inv.plan.cases.size());
+  const std::vector<CaseSpec>& specs = inv.plan.cases;
+  const int passes = inv.timing.passes;
+  const std::vector<TimingMode>& modes = inv.timing.modes;
+  Progress progress(specs.size() * passes);
   std::size_t done = 0;
-  for (const CaseSpec& spec : inv.plan.cases) {
-    if (g_interrupted.load()) break;
-    CaseResult base;
-    base.id = spec.id();
-    base.spec = spec;
-    base.repro = repro_line("bench", spec);
-    std::string line;
-    try {
-      DeviceCase dc(spec);
-      if (inv.validate_first) apply_validation(base, validate_case(dc, options));
-      // Mismatching kernels are not timed: a fast wrong answer is not a result.
-      const bool time_it = !inv.validate_first || base.validation == Disposition::passed;
-      for (TimingMode mode : inv.timing.modes) {
-        CaseResult r = base;
-        r.mode = to_string(mode);
-        if (time_it) {
-          r.variants = timer.time(mode, case_variants(dc));
-          fill_case_timing(r, report.device, dc.plan, dc.host);
-          line += fmt::format(" {}: {:.2f}x ({:.2f} us)", r.mode, r.speedup->median,
-                              r.find_variant("fused")->us.median);
-        }
-        report.cases.push_back(std::move(r));
+  std::vector<BenchCase> cases(specs.size());
+  // Pass-major: every case once, then every case again, so a case's passes lie a sweep apart.
+  for (int pass = 0; pass < passes && !g_interrupted.load(); ++pass) {
+    for (std::size_t i = 0; i < specs.size() && !g_interrupted.load(); ++i) {
+      const CaseSpec& spec = specs[i];
+      BenchCase& c = cases[i];
+      if (pass > 0 && !c.timed) {
+        ++done;
+        continue;
       }
-    } catch (const std::exception& e) {
-      base.validation = Disposition::failed;
-      base.detail = e.what();
-      report.cases.push_back(base);
-      line = " failed: " + base.detail;
+      if (pass == 0) {
+        c.base.id = spec.id();
+        c.base.spec = spec;
+        c.base.repro = repro_line("bench", spec);
+      }
+      std::string line;
+      try {
+        DeviceCase dc(spec);  // fresh buffers every pass
+        if (pass == 0) {
+          c.base.min_bytes = min_bytes_moved(dc.plan, dc.host);
+          if (inv.validate_first) apply_validation(c.base, validate_case(dc, options));
+          // Mismatching kernels are not timed: a fast wrong answer is not a result.
+          c.timed = !inv.validate_first || c.base.validation == Disposition::passed;
+          c.samples.resize(modes.size());
+        }
+        for (std::size_t m = 0; m < modes.size() && c.timed; ++m) {
+          c.samples[m].push_back(timer.sample(modes[m], case_variants(dc)));
+          const CaseResult so_far = case_row(c, m, modes[m], report.device);
+          line += fmt::format(" {}: {:.2f}x ({:.2f} us)", so_far.mode, so_far.speedup->median,
+                              so_far.find_variant("fused")->us.median);
+        }
+      } catch (const std::exception& e) {
+        c.timed = false;  // a case that failed in any pass reports the failure, not a partial time
+        c.base.validation = Disposition::failed;
+        c.base.detail = passes > 1 ? fmt::format("pass {}: {}", pass + 1, e.what()) : e.what();
+        line = " failed: " + c.base.detail;
+      }
+      const std::string which = passes > 1 ? fmt::format("pass {}/{} ", pass + 1, passes) : "";
+      progress.update(++done, which + c.base.id + line);
     }
-    progress.update(++done, base.id + line);
+  }
+  for (const BenchCase& c : cases) {
+    if (c.base.id.empty()) continue;                 // interrupted before this case's first pass
+    if (c.base.validation == Disposition::failed) {  // threw: one row saying why
+      report.cases.push_back(c.base);
+      continue;
+    }
+    for (std::size_t m = 0; m < modes.size(); ++m)
+      report.cases.push_back(case_row(c, m, modes[m], report.device));
   }
   report.complete = !g_interrupted.load();
   const TableFormat format = inv.markdown ? TableFormat::markdown : TableFormat::text;
   fmt::print("{}", render_speedup_tables(report, format));
   if (!all_passed(report)) fmt::print("{}", render_validation_table(report, format));
   write_outputs(inv, report);
-  fmt::print(stderr, "{} cases in {:.1f} s\n", done,
+  fmt::print(stderr, "{} cases{} in {:.1f} s\n", specs.size(),
+             passes > 1 ? fmt::format(" x {} passes", passes) : "",
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   if (!report.complete) return 130;
   return all_passed(report) ? 0 : 2;

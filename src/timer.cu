@@ -31,9 +31,6 @@ __global__ void clock_probe_kernel(double* mhz) {
   *mhz = static_cast<double>(c1 - c0) * 1e3 / static_cast<double>(t1 - t0);
 }
 
-// A sample's clock below this fraction of the maximum marks it throttled.
-constexpr double kThrottleFraction = 0.9;
-
 }  // namespace
 
 cudaError_t launch_empty_kernel(cudaStream_t stream) {
@@ -76,7 +73,8 @@ Timer::~Timer() {
   if (impl_->clock_host != nullptr) cudaFreeHost(impl_->clock_host);
 }
 
-std::vector<VariantResult> Timer::time(TimingMode mode, const std::vector<TimedVariant>& variants) {
+std::vector<VariantSamples> Timer::sample(TimingMode mode,
+                                          const std::vector<TimedVariant>& variants) {
   Impl& m = *impl_;
   const TimingOptions& o = m.options;
   const std::size_t n = variants.size();
@@ -93,7 +91,7 @@ std::vector<VariantResult> Timer::time(TimingMode mode, const std::vector<TimedV
                                                   variants[i].name);
 
   // One sample of variant i, in microseconds per launch.
-  auto sample = [&](std::size_t i) -> double {
+  auto take_one = [&](std::size_t i) -> double {
     const TimedVariant& v = variants[i];
     switch (mode) {
       case TimingMode::cold: {
@@ -134,49 +132,40 @@ std::vector<VariantResult> Timer::time(TimingMode mode, const std::vector<TimedV
   for (std::size_t i = 0; i < n; ++i) {
     const auto t0 = Clock::now();
     for (int k = 0; k < o.warmup_min || seconds_since(t0) < o.warmup_s; ++k)
-      sample(i);
+      take_one(i);
   }
 
   const StoppingRule rule(o);
-  std::vector<std::vector<double>> samples(n), clocks(n);
+  std::vector<VariantSamples> out(n);
   std::vector<double> measured_s(n, 0.0);
-  std::vector<StopDecision> decision(n);
+  for (std::size_t i = 0; i < n; ++i)
+    out[i].variant = variants[i].name;
+  // Time the GPU spends per sample, in launches, for the stopping rule's min_time.
+  const int launches = mode == TimingMode::graph  ? o.graph_launches
+                       : mode == TimingMode::warm ? o.batch_launches
+                       : mode == TimingMode::wall ? o.wall_launches
+                                                  : 1;
   const auto t0 = Clock::now();
   for (bool all_done = false; !all_done;) {
     const double mhz = m.sm_clock_mhz();
     all_done = true;
     for (std::size_t i = 0; i < n; ++i) {
-      if (decision[i].done) continue;
-      const double us = sample(i);
-      samples[i].push_back(us);
-      clocks[i].push_back(mhz);
-      // Time the GPU spent on this sample, for the stopping rule's min_time.
-      const int launches = mode == TimingMode::graph  ? o.graph_launches
-                           : mode == TimingMode::warm ? o.batch_launches
-                           : mode == TimingMode::wall ? o.wall_launches
-                                                      : 1;
+      VariantSamples& v = out[i];
+      if (v.stop != StopReason::running) continue;
+      const double us = take_one(i);
+      v.us.push_back(us);
+      v.sm_clock_mhz.push_back(mhz);
       measured_s[i] += us * 1e-6 * launches;
-      decision[i] = rule.decide(samples[i], seconds_since(t0), measured_s[i]);
-      all_done = all_done && decision[i].done;
+      v.stop = rule.decide(v.us, seconds_since(t0), measured_s[i]).reason;
+      all_done = all_done && v.stop != StopReason::running;
     }
-  }
-
-  std::vector<VariantResult> out(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    VariantResult& r = out[i];
-    r.variant = variants[i].name;
-    r.us = summarize(samples[i]);
-    r.stop_reason = to_string(decision[i].reason);
-    r.sm_clock_mhz_median = summarize(clocks[i]).median;
-    for (double c : clocks[i])
-      r.throttled_samples += c < kThrottleFraction * m.device.sm_clock_max_mhz;
   }
   return out;
 }
 
 double Timer::launch_floor_us(TimingMode mode) {
   const std::vector<TimedVariant> empty{{"empty", launch_empty_kernel}};
-  return time(mode, empty).front().us.median;
+  return summarize(sample(mode, empty).front().us).median;
 }
 
 }  // namespace rkv

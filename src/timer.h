@@ -20,6 +20,7 @@
 #include "report.h"
 #include "stats.h"
 #include "timing_options.h"
+#include "variant_samples.h"
 
 namespace rkv {
 
@@ -36,8 +37,9 @@ class Timer {
   Timer(const Timer&) = delete;
   Timer& operator=(const Timer&) = delete;
 
-  // Times every variant in `mode`; results in the order given.
-  std::vector<VariantResult> time(TimingMode mode, const std::vector<TimedVariant>& variants);
+  // Samples every variant in `mode`, interleaved, until each one's stopping rule is met: one
+  // pass's raw samples, in the order given (summarize_passes makes the statistics).
+  std::vector<VariantSamples> sample(TimingMode mode, const std::vector<TimedVariant>& variants);
 
   // The empty-kernel time in `mode`: the launch floor stored in the device block.
   double launch_floor_us(TimingMode mode);

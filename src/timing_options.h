@@ -27,6 +27,11 @@ struct TimingOptions {
   int graph_launches = 100;  // launches captured per graph (graph mode: one sample = one replay)
   int wall_launches = 100;   // launches per host-clock sample (wall mode)
   int batch_launches = 20;   // launches per event pair in warm mode (one sample = batch mean)
+  // Passes over the whole sweep. Each pass times every case afresh (new buffers, new graphs, the
+  // stopping rule from the start), seconds apart; the statistics pool every pass's samples and
+  // the speedup interval spans every pass's (stats.h, pooled_speedup). More than one pass is what
+  // makes the interval cover run-to-run drift, not only the noise within one sampling burst.
+  int passes = 1;
 };
 
 }  // namespace rkv

@@ -42,6 +42,20 @@ TEST(Compare, IdenticalRunsPass) {
   EXPECT_EQ(o.message.rfind("pass:", 0), 0u) << o.message;
 }
 
+TEST(Compare, CountsSpeedupsWithinEachOthersIntervals) {
+  Report cur = baseline();
+  // Case 0 moves from 2.0x to 2.04x with intervals about +-0.02: outside each other's interval,
+  // yet well within the gate's tolerance. Case 1 stays put.
+  retime(cur, 0, 20.4, 10.0, 0.1);
+  const CompareOutcome o = compare_reports(baseline(), cur, {});
+  EXPECT_EQ(o.exit, CompareExit::pass);
+  EXPECT_EQ(o.speedups_compared, 2);
+  EXPECT_EQ(o.speedups_within_intervals, 1);
+  EXPECT_NE(render_comparison(o, TableFormat::text)
+                .find("1 of 2 speedups lie within each other's intervals"),
+            std::string::npos);
+}
+
 TEST(Compare, SpeedupIntervalBelowToleranceIsARegression) {
   Report cur = baseline();
   retime(cur, 0, 20.0, 12.0, 0.1);  // 1.67x [1.64, 1.69] < 2.0 * 0.95

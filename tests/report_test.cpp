@@ -76,6 +76,7 @@ TEST(ReportJson, RoundTripKeepsEveryField) {
   EXPECT_DOUBLE_EQ(back.device.launch_floor_us.at("cold"), 4.5);
   EXPECT_EQ(back.timing.modes, r.timing.modes);
   EXPECT_EQ(back.timing.batch_launches, 16);
+  EXPECT_EQ(back.timing.passes, 2);
 
   const CaseSpec& s = back.cases[0].spec;
   const CaseSpec& want = r.cases[0].spec;
@@ -101,14 +102,46 @@ TEST(ReportJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(c0.variants[3].variant, "cache_write");
   EXPECT_DOUBLE_EQ(c0.variants[0].us.q3, r.cases[0].variants[0].us.q3);
   EXPECT_EQ(c0.variants[0].throttled_samples, 2);
+  ASSERT_EQ(c0.variants[1].passes.size(), 2u);
+  EXPECT_EQ(c0.variants[1].passes[1].n, 30);
+  EXPECT_DOUBLE_EQ(c0.variants[1].passes[0].median, r.cases[0].variants[1].passes[0].median);
   ASSERT_TRUE(c0.speedup.has_value());
   EXPECT_DOUBLE_EQ(c0.speedup->median, 2.5);
+  EXPECT_EQ(c0.speedup->pass_medians, r.cases[0].speedup->pass_medians);
 
   EXPECT_EQ(back.cases[1].validation, Disposition::incorrect);
   EXPECT_EQ(back.cases[1].mismatches, 12);
   EXPECT_FALSE(back.cases[1].speedup.has_value());
   ASSERT_TRUE(back.cases[2].speedup.has_value());
   EXPECT_TRUE(std::isnan(back.cases[2].speedup->median));  // NaN -> null -> NaN
+}
+
+// Reports written before passes existed have no `passes` keys: one pass, no per-pass numbers.
+TEST(ReportJson, ReportsWithoutPassesReadAsOnePass) {
+  json j = full_report();
+  j["timing"].erase("passes");
+  for (json& c : j["cases"]) {
+    for (json& v : c["variants"])
+      v.erase("passes");
+    if (!c["speedup"].is_null()) c["speedup"].erase("pass_medians");
+  }
+  const Report back = j.get<Report>();
+  EXPECT_EQ(back.timing.passes, 1);
+  EXPECT_TRUE(back.cases[0].variants[0].passes.empty());
+  EXPECT_TRUE(back.cases[0].speedup->pass_medians.empty());
+  EXPECT_DOUBLE_EQ(back.cases[0].speedup->median, 2.5);
+}
+
+TEST(ReportJson, PassMediansMustBeNumbers) {
+  json j = full_report();
+  j["cases"][0]["speedup"]["pass_medians"] = json::array({2.0, "fast"});
+  try {
+    (void)j.get<Report>();
+    FAIL() << "a string among the pass medians was read";
+  } catch (const ReportFormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("pass_medians[1]: expected a number"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ReportJson, KeysNameTheirUnits) {

@@ -163,5 +163,52 @@ TEST(Speedup, MedianRatioAndQuartileInterval) {
   EXPECT_TRUE(std::isnan(speedup(pair, Summary{}).median));
 }
 
+Summary quartiles(double q1, double median, double q3) {
+  Summary s;
+  s.n = 10;
+  s.q1 = q1, s.median = median, s.q3 = q3;
+  return s;
+}
+
+TEST(PooledSpeedup, OnePassIsThePlainSpeedup) {
+  const Summary pair = quartiles(9, 10, 11), fused = quartiles(4, 5, 6);
+  const SpeedupEstimate one = pooled_speedup(pair, fused, {pair}, {fused});
+  const SpeedupEstimate plain = speedup(pair, fused);
+  EXPECT_DOUBLE_EQ(one.median, plain.median);
+  EXPECT_DOUBLE_EQ(one.lo, plain.lo);
+  EXPECT_DOUBLE_EQ(one.hi, plain.hi);
+  EXPECT_EQ(one.pass_medians, std::vector<double>{2.0});
+}
+
+// Two tight passes that disagree: the pooled quartiles alone would not reach either pass's
+// speedup, the hull reaches both passes' quartile intervals.
+TEST(PooledSpeedup, IntervalSpansEveryPass) {
+  const Summary pair_a = quartiles(9.9, 10, 10.1), fused_a = quartiles(4.95, 5, 5.05);   // 2.0x
+  const Summary pair_b = quartiles(10.9, 11, 11.1), fused_b = quartiles(4.95, 5, 5.05);  // 2.2x
+  const Summary pair = quartiles(10, 10.5, 11), fused = quartiles(4.96, 5, 5.04);
+  const SpeedupEstimate s = pooled_speedup(pair, fused, {pair_a, pair_b}, {fused_a, fused_b});
+  EXPECT_DOUBLE_EQ(s.median, 10.5 / 5);
+  EXPECT_DOUBLE_EQ(s.lo, 9.9 / 5.05);
+  EXPECT_DOUBLE_EQ(s.hi, 11.1 / 4.95);
+  ASSERT_EQ(s.pass_medians.size(), 2u);
+  EXPECT_DOUBLE_EQ(s.pass_medians[0], 2.0);
+  EXPECT_DOUBLE_EQ(s.pass_medians[1], 2.2);
+  // Passes inside the pooled interval do not narrow it.
+  const SpeedupEstimate inside =
+      pooled_speedup(quartiles(8, 10, 12), quartiles(4, 5, 6), {pair_a}, {fused_a});
+  EXPECT_DOUBLE_EQ(inside.lo, 8.0 / 6);
+  EXPECT_DOUBLE_EQ(inside.hi, 12.0 / 4);
+}
+
+TEST(PooledSpeedup, PassWithoutFusedSamplesWidensNothing) {
+  const Summary pair = quartiles(9, 10, 11), fused = quartiles(4, 5, 6);
+  const SpeedupEstimate s = pooled_speedup(pair, fused, {pair, pair}, {fused, Summary{}});
+  EXPECT_DOUBLE_EQ(s.lo, 9.0 / 6);
+  EXPECT_DOUBLE_EQ(s.hi, 11.0 / 4);
+  ASSERT_EQ(s.pass_medians.size(), 2u);
+  EXPECT_TRUE(std::isnan(s.pass_medians[1]));
+  EXPECT_TRUE(std::isnan(pooled_speedup(pair, Summary{}, {pair}, {Summary{}}).median));
+}
+
 }  // namespace
 }  // namespace rkv

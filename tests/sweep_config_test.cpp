@@ -164,7 +164,11 @@ TEST(TimingFields, FlagTextRulesAndUnits) {
             "'nan' is not a number");
   EXPECT_EQ(set_timing_field(t, TimingField::graph_launches, "1e3").value_or(""),
             "'1e3' is not an integer");
-  EXPECT_EQ(timing_fields().size(), 10u);
+  EXPECT_FALSE(set_timing_field(t, TimingField::passes, "3"));
+  EXPECT_EQ(t.passes, 3);
+  EXPECT_EQ(set_timing_field(t, TimingField::passes, "0").value_or(""),
+            "'0' is out of range [1, 100]");
+  EXPECT_EQ(timing_fields().size(), 11u);
 }
 
 // ---- the committed configs
@@ -180,6 +184,7 @@ TEST(CommittedConfigs, SeedTableIsExactlyTheThirtyTwoCases) {
   const SweepConfig cfg = load_ok(config_path("seed-table.json"));
   EXPECT_EQ(cfg.name, "seed-table");
   EXPECT_EQ(cfg.timing.modes, std::vector<TimingMode>{TimingMode::graph});
+  EXPECT_EQ(cfg.timing.passes, 3);  // the headline intervals must span run-to-run drift
   std::vector<std::string> expected;
   for (const char* dtype : {"bf16", "fp16"})
     for (const char* cache : {"auto", "fp8_e4m3"})
