@@ -10,6 +10,7 @@
 #   sanitize  sanitizer.log (every tool's log, then summary)   ncu       ncu-summary.txt (fused,
 #             N=2048 and N=1, bf16|auto|32x8x128|neox|nhd)     gbench    gbench.json (ci-smoke)
 #   decode    decode.json                                      prefill   prefill.json
+#   ab        ab.tar.gz: $BIN and every $BIN/exp-*/ build on configs/kernel-ab-*.json
 # Always: steps.txt (step, exit code, wall seconds, one line per step as it ends) and log.txt.
 # env: STEP_TIMEOUT (s, default 290) bounds every step but sanitize; bench/validate get SIGINT,
 #      which they answer by writing what they measured, marked incomplete. SANITIZER_TOOLS and
@@ -18,7 +19,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
 if (($# == 0)) || [[ -z ${OUT:-} ]]; then
-  sed -n '2,18s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,19s/^# \{0,1\}//p' "$0" >&2
   exit 4
 fi
 bin=${BIN:-dist}
@@ -100,12 +101,34 @@ step_gbench() {
   timeout -k 10 "$limit" "$bin/rope-kv-gbench" --config configs/ci-smoke.json --benchmark_out="$OUT/gbench.json" \
     --benchmark_out_format=json
 }
+# A/B of kernel builds: $bin/rope-kv-bench (first and last, to see drift) and every
+# $bin/exp-NAME/rope-kv-bench, each on configs/kernel-ab-{prefill,decode}.json; the reports go
+# into ab.tar.gz as ab/NAME-{prefill,decode}[-again].json.
+step_ab() {
+  local rc=0 d name cfg suffix
+  mkdir -p "$scratch/ab"
+  for d in "$bin" "$bin"/exp-*/ "$bin"; do
+    [[ -x $d/rope-kv-bench ]] || continue
+    name=$(basename "$d")
+    [[ $d == "$bin" ]] && name=base
+    suffix=""
+    [[ $name == base && -e $scratch/ab/base-decode.json ]] && suffix=-again
+    for cfg in prefill decode; do
+      chmod +x "$d/rope-kv-bench"
+      timeout -s INT -k 30 "$limit" "$d/rope-kv-bench" bench --config "configs/kernel-ab-$cfg.json" \
+        --json "$scratch/ab/$name-$cfg$suffix.json" >"$scratch/ab/$name-$cfg$suffix.txt" 2>&1 || rc=1
+      tail -n 25 "$scratch/ab/$name-$cfg$suffix.txt"
+    done
+  done
+  tar -C "$scratch" -czf "$OUT/ab.tar.gz" ab
+  return $rc
+}
 step_decode() { bench bench --config configs/decode.json --json "$OUT/decode.json"; }
 step_prefill() { bench bench --config configs/prefill.json --json "$OUT/prefill.json"; }
 
 for s in "$@"; do
   if ! declare -F "step_$s" >/dev/null; then
-    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize ncu gbench decode prefill)" | tee -a "$log"
+    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize ncu gbench decode prefill ab)" | tee -a "$log"
     echo "$s 4 0" >>"$OUT/steps.txt"
     continue
   fi
