@@ -259,6 +259,9 @@ int run_bench(const CliInvocation& inv) {
           c.timed = !inv.validate_first || c.base.validation == Disposition::passed;
           c.samples.resize(modes.size());
         }
+        // Odd passes give the fused kernel the pair's output buffers and the pair the fused
+        // kernel's: where the buffers landed is then sampled across passes, not fixed per run.
+        if (pass % 2 == 1) std::swap(dc.fused, dc.pair);
         for (std::size_t m = 0; m < modes.size() && c.timed; ++m) {
           c.samples[m].push_back(timer.sample(modes[m], case_variants(dc)));
           const CaseResult so_far = case_row(c, m, modes[m], report.device);
