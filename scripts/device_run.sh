@@ -41,6 +41,12 @@ shim_source_dir() {
   src=$(grep -aoE '/[[:alnum:]_./-]+/tests/[[:alnum:]_]+_test\.cu?p?p?' "$bin/rkv_tests" | head -n1)
   src=${src%/tests/*}
   cli=$(grep -aoE '/[[:alnum:]_./-]+/rope-kv-bench' "$bin/rkv_tests" | grep -m1 "^$src/")
+  # Same path here (the checkout sits where it was built) but no build folder: link the CLI in.
+  if [[ -n $src && -e $src && -n $cli && ! -e $cli ]]; then
+    mkdir -p "$(dirname "$cli")" && ln -s "$(cd "$bin" && pwd)/rope-kv-bench" "$cli" &&
+      echo "(linked $cli -> $bin/rope-kv-bench)"
+    return 0
+  fi
   [[ -n $src && ! -e $src ]] || return 0
   mkdir -p "$scratch/src" "$(dirname "$src")"
   for f in "$PWD"/*; do ln -s "$f" "$scratch/src/"; done
