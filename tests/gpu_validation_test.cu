@@ -532,7 +532,10 @@ TEST_F(GpuConversions, ScaledCacheStoreMatchesHostModel) {
   std::vector<std::uint8_t> out(kCodes);
   for (DType dtype : {DType::bf16, DType::fp16})
     for (CacheDType cache : {CacheDType::fp8_e4m3, CacheDType::fp8_e5m2})
-      for (float scale : {0.7f, 1.3f, 0.01f, 1000.0f, 0.3137f, 0.0037f, 7.77f, 1.0f / 3.0f}) {
+      // Powers of two make exact fp8 ties (x / scale on a midpoint); the extremes push
+      // quotients past fp32's range both ways, and 1e-40 is an fp32 subnormal.
+      for (float scale : {0.7f, 1.3f, 0.01f, 1000.0f, 0.3137f, 0.0037f, 7.77f, 1.0f / 3.0f, 0.5f,
+                          2.0f, 0.125f, 3.0f, 448.0f, 1e-30f, 1e-40f, 1e30f, 0x1.fffffep-1f}) {
         auto launch = [&](auto tag, auto kind) {
           using T = decltype(tag);
           store_cache_kernel<T, decltype(kind)::value>
@@ -561,6 +564,36 @@ TEST_F(GpuConversions, ScaledCacheStoreMatchesHostModel) {
         }
         EXPECT_EQ(bad, 0) << to_string(dtype) << " " << to_string(cache) << " scale " << scale;
       }
+}
+
+// fp32 q/k/v through the cache store: the conversion edge cases (ties, specials, subnormals,
+// random bit patterns) divided by several scales, against the host's float division.
+TEST_F(GpuConversions, ScaledCacheStoreOfFloatsMatchesHostModel) {
+  std::vector<float> in = conversion_inputs();
+  in.resize(in.size() / 8 * 8);
+  const auto n = static_cast<std::int64_t>(in.size());
+  DeviceBuffer d_in(n * 4, "inputs"), d_out(n, "fp8 out");
+  d_in.upload(in.data(), n * 4);
+  std::vector<std::uint8_t> out(in.size());
+  for (float scale : {0.7f, 1.3f, 0.5f, 3.0f, 1e-30f, 1e-40f, 1e30f, 0x1.fffffep-1f}) {
+    for (bool e4m3 : {true, false}) {
+      const auto* src = static_cast<const float*>(d_in.get());
+      auto* dst = static_cast<std::uint8_t*>(d_out.get());
+      const auto blocks = static_cast<unsigned>((n / 8 + 127) / 128);
+      if (e4m3)
+        store_cache_kernel<float, CacheDType::fp8_e4m3><<<blocks, 128>>>(src, n / 8, scale, dst);
+      else
+        store_cache_kernel<float, CacheDType::fp8_e5m2><<<blocks, 128>>>(src, n / 8, scale, dst);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      d_out.download(out.data(), n);
+      const auto want = [&](float x) {
+        return e4m3 ? float_to_fp8_e4m3_satfinite(x / scale)
+                    : float_to_fp8_e5m2_satfinite(x / scale);
+      };
+      EXPECT_EQ(count_mismatches(e4m3 ? "e4m3(x/scale)" : "e5m2(x/scale)", in, out, want), 0)
+          << "scale " << scale;
+    }
+  }
 }
 
 // ---- (g) a 2^20-token launch
