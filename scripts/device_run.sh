@@ -109,7 +109,7 @@ step_gbench() {
 }
 # A/B of kernel builds: $bin/rope-kv-bench (first and last, to see drift) and every
 # $bin/exp-NAME/rope-kv-bench, each on configs/kernel-ab-{prefill,decode}.json; the reports go
-# into ab.tar.gz as ab/NAME-{prefill,decode}[-again].json.
+# into ab.tar.gz as ab/NAME-{prefill,decode}[-again].json. AB_CONFIGS="prefill" runs one of them.
 step_ab() {
   local rc=0 d name cfg suffix
   mkdir -p "$scratch/ab"
@@ -119,7 +119,7 @@ step_ab() {
     [[ $d == "$bin" ]] && name=base
     suffix=""
     [[ $name == base && -e $scratch/ab/base-decode.json ]] && suffix=-again
-    for cfg in prefill decode; do
+    for cfg in ${AB_CONFIGS:-prefill decode}; do
       chmod +x "$d/rope-kv-bench"
       timeout -s INT -k 30 "$limit" "$d/rope-kv-bench" bench --config "configs/kernel-ab-$cfg.json" \
         --json "$scratch/ab/$name-$cfg$suffix.json" >"$scratch/ab/$name-$cfg$suffix.txt" 2>&1 || rc=1

@@ -28,15 +28,19 @@ namespace {
 constexpr int kGraphLaunches = 20;
 
 // Buffers are built when a case's first benchmark runs, so a filtered run allocates only what it
-// times, and shared by that case's variants.
-std::shared_ptr<DeviceCase> case_buffers(const CaseSpec& spec) {
-  // One case resident at a time: the benchmarks of a case are registered, so run, back to back.
-  static std::string resident_id;
+// times, and shared by that case's variants. One case is resident at a time: the benchmarks of a
+// case are registered, so run, back to back. main() releases it before exit: a static holding
+// device buffers would otherwise outlive the device-block pool they return to.
+std::shared_ptr<DeviceCase>& resident_case() {
   static std::shared_ptr<DeviceCase> resident;
-  if (!resident || resident_id != spec.id()) {
+  return resident;
+}
+
+std::shared_ptr<DeviceCase> case_buffers(const CaseSpec& spec) {
+  std::shared_ptr<DeviceCase>& resident = resident_case();
+  if (!resident || resident->plan.spec.id() != spec.id()) {
     resident.reset();  // free the previous case's buffers before allocating the next
     resident = std::make_shared<DeviceCase>(spec);
-    resident_id = spec.id();
   }
   return resident;
 }
@@ -94,6 +98,7 @@ int main(int argc, char** argv) {
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
   benchmark::RunSpecifiedBenchmarks();
+  rkv::resident_case().reset();
   benchmark::Shutdown();
   return 0;
 }
