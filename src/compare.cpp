@@ -214,9 +214,9 @@ CompareOutcome compare_reports(const Report& baseline, const Report& current,
     }
     ++matched;
     out.cases.push_back(compare_case(b, *it->second, options));
-    if (within_each_others_interval(b.speedup, it->second->speedup)) {
+    if (const auto within = within_each_others_interval(b.speedup, it->second->speedup)) {
       ++out.speedups_compared;
-      out.speedups_within_intervals += *within_each_others_interval(b.speedup, it->second->speedup);
+      out.speedups_within_intervals += *within;
     }
     refreshed.cases.push_back(fails_validation(it->second->validation) ? b : *it->second);
   }
