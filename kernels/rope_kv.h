@@ -95,7 +95,8 @@ struct RopeKvArgs {
 
 // One launch: rotate q and k, write rotated k and v into the cache. Checks only what it needs to
 // pick a kernel (sizes, alignment); the data-dependent contract (positions in range, unique slots,
-// finite scales, ...) is check_rope_kv_inputs()'s job, done once by the caller.
+// finite scales, ...) is check_rope_kv_inputs()'s job, done once by the caller. A cache of 2^31
+// or more slots is refused (cudaErrorInvalidValue): slots are split in 32-bit arithmetic.
 cudaError_t rope_kv_fused(const RopeKvArgs& args, cudaStream_t stream);
 
 // The number of elements each thread moves per access for these arguments (16 bytes when the

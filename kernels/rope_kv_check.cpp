@@ -170,6 +170,10 @@ std::string check_rope_kv_inputs(const RopeKvArgs& a, const HostSideInputs& host
     if (host.slot_mapping == nullptr) return "slot_mapping has no host copy to check";
     if (a.block_size <= 0 || a.num_blocks <= 0)
       return line("cache of ", a.num_blocks, " blocks of ", a.block_size, " slots is empty");
+    // The fused kernel splits slots into (block, offset) in 32 bits.
+    if (a.num_blocks > 0x7fffffffLL / a.block_size)
+      return line("cache of ", a.num_blocks, " blocks of ", a.block_size, " slots has ",
+                  a.num_blocks * a.block_size, " slots; at most 2^31 - 1 are supported");
     e = check_head_tensor("value", a.value, a.num_cache_tokens, a.num_kv_heads, a.v_head_size);
     if (e.empty()) e = check_cache_tensor("key_cache", a.key_cache, a, a.k_head_size);
     if (e.empty()) e = check_cache_tensor("value_cache", a.value_cache, a, a.v_head_size);

@@ -179,14 +179,20 @@ __device__ __forceinline__ std::uint8_t float_to_fp8(float x) {
   return static_cast<std::uint8_t>(__nv_cvt_float_to_fp8(x, __NV_SATFINITE, kind));
 }
 
+// Address of the cache entry (block, offset in the block, head, dim) through the view's strides.
+template <typename E>
+__device__ __forceinline__ E* cache_entry_at(const CacheTensor& c, std::int64_t block,
+                                             std::int64_t offset, int head, int dim) {
+  return static_cast<E*>(c.data) + block * c.block_stride + offset * c.slot_stride +
+         head * c.head_stride + dim;
+}
+
 // Address of the cache entry (slot, head, dim) through the view's strides.
 template <typename E>
 __device__ __forceinline__ E* cache_entry(const CacheTensor& c, std::int64_t slot, int block_size,
                                           int head, int dim) {
   const std::int64_t block = slot / block_size;
-  const std::int64_t offset = slot - block * block_size;
-  return static_cast<E*>(c.data) + block * c.block_stride + offset * c.slot_stride +
-         head * c.head_stride + dim;
+  return cache_entry_at<E>(c, block, slot - block * block_size, head, dim);
 }
 
 // x / scale correctly rounded to fp32 (what the contract's IEEE division gives), without the

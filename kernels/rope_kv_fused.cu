@@ -22,19 +22,29 @@ namespace detail {
 
 constexpr int kFusedThreads = 128;
 
+// cache_entry with the block split by the plan's divider (the launcher refuses caches of 2^31 or
+// more slots).
+template <typename E>
+__device__ __forceinline__ E* plan_cache_entry(const CacheTensor& c, const WorkPlan& p,
+                                               std::int64_t slot, int head, int dim) {
+  std::uint32_t block, offset;
+  p.per_block.divmod(static_cast<std::uint32_t>(slot), block, offset);
+  return cache_entry_at<E>(c, block, offset, head, dim);
+}
+
 // The work of unit `gid` (< total_units).
 template <typename T, CacheDType C, int VEC, bool NEOX>
 __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& p,
                                            const std::int64_t total_units, const std::int64_t gid) {
   using CacheT = typename CacheElem<T, C>::type;
-  // 32-bit division when the index space allows it: the common case, and much cheaper.
+  // The plan's dividers when the index space allows them (below 2^31: the common case).
   std::int64_t t;
   int u;
-  if (total_units <= 0xffffffffLL) {
-    const auto g = static_cast<std::uint32_t>(gid);
-    const auto per = static_cast<std::uint32_t>(p.units_per_token);
-    t = g / per;
-    u = static_cast<int>(g - static_cast<std::uint32_t>(t) * per);
+  if (total_units <= 0x7fffffffLL) {
+    std::uint32_t tq, ur;
+    p.per_token.divmod(static_cast<std::uint32_t>(gid), tq, ur);
+    t = tq;
+    u = static_cast<int>(ur);
   } else {
     t = gid / p.units_per_token;
     u = static_cast<int>(gid - t * p.units_per_token);
@@ -42,8 +52,9 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
 
   if (u < p.q_end) {
     // query: [T, Hq, Dq] -> query_out (or in place)
-    const int h = u / p.q_units;
-    const int w = u - h * p.q_units;
+    std::uint32_t hq, wq;
+    p.per_q_row.divmod(static_cast<std::uint32_t>(u), hq, wq);
+    const int h = static_cast<int>(hq), w = static_cast<int>(wq);
     const T* src = static_cast<const T*>(a.query.data) + t * a.query.token_stride +
                    std::int64_t{h} * a.query.head_stride;
     T* dst = a.query_out.data == nullptr
@@ -71,9 +82,9 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
 
   if (u < p.k_end) {
     // key: [T, Hkv, Dk] -> rotated in place (unless !write_back_key) and into key_cache
-    const int uk = static_cast<int>(u - p.q_end);
-    const int h = uk / p.k_units;
-    const int w = uk - h * p.k_units;
+    std::uint32_t hk, wk;
+    p.per_k_row.divmod(static_cast<std::uint32_t>(u - p.q_end), hk, wk);
+    const int h = static_cast<int>(hk), w = static_cast<int>(wk);
     T* row =
         static_cast<T*>(a.key.data) + t * a.key.token_stride + std::int64_t{h} * a.key.head_stride;
     // The scale is read only for a token with a slot: RoPE-only calls may pass no scales at all.
@@ -88,12 +99,12 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
       for (int i = 0; i < (NEOX ? 2 : 1); ++i) {
         if (a.write_back_key) store_vec<T, VEC>(row + r.dim[i], r.chunk[i]);
         if (slot >= 0)
-          store_cache_chunk<T, C, VEC>(
-              cache_entry<CacheT>(a.key_cache, slot, a.block_size, h, r.dim[i]), r.chunk[i], scale);
+          store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, r.dim[i]),
+                                       r.chunk[i], scale);
       }
     } else if (slot >= 0) {
       const int d = passthrough_dim(w - p.k_rot, VEC, 0, a.rot_dim);
-      store_cache_chunk<T, C, VEC>(cache_entry<CacheT>(a.key_cache, slot, a.block_size, h, d),
+      store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, d),
                                    load_vec<T, VEC>(row + d), scale);
     }
     return;
@@ -101,13 +112,14 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
 
   if (slot < 0) return;
   // value: [Tc, Hkv, Dv] -> value_cache
-  const int uv = static_cast<int>(u - p.k_end);
-  const int h = uv / p.v_units;
-  const int d = (uv - h * p.v_units) * VEC;
+  std::uint32_t hv, wv;
+  p.per_v_row.divmod(static_cast<std::uint32_t>(u - p.k_end), hv, wv);
+  const int h = static_cast<int>(hv);
+  const int d = static_cast<int>(wv) * VEC;
   const T* row = static_cast<const T*>(a.value.data) + t * a.value.token_stride +
                  std::int64_t{h} * a.value.head_stride;
   const float scale = C == CacheDType::auto_ ? 1.f : a.v_scale[h * a.scale_head_stride];
-  store_cache_chunk<T, C, VEC>(cache_entry<CacheT>(a.value_cache, slot, a.block_size, h, d),
+  store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.value_cache, p, slot, h, d),
                                load_vec<T, VEC>(row + d), scale);
 }
 
@@ -145,6 +157,8 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
   if (a.num_tokens == 0) return cudaSuccess;
   const int vec = rope_kv_vector_elems(a);
   if (vec == 0) return cudaErrorInvalidValue;
+  if (writes_cache(a) && (a.block_size <= 0 || a.num_blocks > 0x7fffffffLL / a.block_size))
+    return cudaErrorInvalidValue;  // slots are split into (block, offset) in 32 bits
   const WorkPlan plan = make_fused_plan(a, vec);
   const std::int64_t total = a.num_tokens * plan.units_per_token;
   if (total == 0) return cudaSuccess;

@@ -70,6 +70,14 @@ WorkPlan make_fused_plan(const RopeKvArgs& a, int vec) {
   p.q_end = std::int64_t{a.num_q_heads} * p.q_units;
   p.k_end = p.q_end + std::int64_t{a.num_kv_heads} * p.k_units;
   p.units_per_token = p.k_end + std::int64_t{a.num_kv_heads} * p.v_units;
+  auto divider = [](std::int64_t d) {
+    return FastDivmod(d > 0 && d <= 0x7fffffff ? static_cast<std::uint32_t>(d) : 0);
+  };
+  p.per_token = divider(p.units_per_token);
+  p.per_q_row = divider(p.q_units);
+  p.per_k_row = divider(p.k_units);
+  p.per_v_row = divider(p.v_units);
+  p.per_block = divider(a.block_size);
   return p;
 }
 

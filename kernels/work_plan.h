@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "fast_divmod.h"
 #include "rope_kv.h"
 
 namespace rkv {
@@ -21,6 +22,8 @@ struct WorkPlan {
   int q_units = 0, k_units = 0;       // q_rot + q_pass, k_rot + k_pass
   std::int64_t q_end = 0, k_end = 0;  // token-local unit index where the k / v segments start
   std::int64_t units_per_token = 0;
+  // The same sizes as dividers, for indices below 2^31 (the kernel checks and falls back).
+  FastDivmod per_token, per_q_row, per_k_row, per_v_row, per_block;
 };
 
 // True when any token can be written to the cache at all.

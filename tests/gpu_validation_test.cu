@@ -24,6 +24,7 @@
 #include "cuda_check.h"
 #include "device_buffers.h"
 #include "device_compare.h"
+#include "fast_divmod.h"
 #include "host_numeric.h"
 #include "rope_kv.h"
 #include "rope_kv_device.cuh"
@@ -316,6 +317,17 @@ std::vector<std::uint8_t> written_bytes(const DeviceCase& dc) {
   return all;
 }
 
+TEST_F(GpuLauncher, RefusesACacheOfTwoToThe31Slots) {
+  DeviceCase dc(
+      make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 64), RopeStyle::neox, "nhd", 8));
+  const std::vector<std::uint8_t> before = written_bytes(dc);
+  RopeKvArgs a = dc.fused_args();
+  a.num_blocks = (std::int64_t{1} << 31) / a.block_size;
+  EXPECT_EQ(rope_kv_fused(a, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_TRUE(written_bytes(dc) == before);
+}
+
 TEST_F(GpuLauncher, RefusesMoreCacheTokensThanTokens) {
   DeviceCase dc(
       make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 64), RopeStyle::neox, "nhd", 8));
@@ -596,7 +608,44 @@ TEST_F(GpuConversions, ScaledCacheStoreOfFloatsMatchesHostModel) {
   }
 }
 
-// ---- (g) a 2^20-token launch
+// ---- (g) the work-index divider on the device (fast_divmod.h)
+
+__global__ void fast_div_kernel(FastDivmod f, const std::uint32_t* n, std::int64_t count,
+                                std::uint32_t* q, std::uint32_t* r) {
+  const std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
+  if (i < count) f.divmod(n[i], q[i], r[i]);
+}
+
+TEST_F(GpuConversions, FastDivmodEqualsDivisionOnTheDevice) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<std::uint32_t> any(0, 0x7fffffffu);
+  std::vector<std::uint32_t> n(1 << 16);
+  for (std::uint32_t& x : n)
+    x = any(rng);
+  for (std::uint32_t i = 0; i < 4096; ++i)
+    n[i] = i;  // small dividends, exhaustively
+  n[4096] = 0x7fffffffu;
+  const auto count = static_cast<std::int64_t>(n.size());
+  DeviceBuffer d_n(count * 4, "dividends"), d_q(count * 4, "quotients"), d_r(count * 4, "rests");
+  d_n.upload(n.data(), count * 4);
+  std::vector<std::uint32_t> q(n.size()), r(n.size());
+  for (std::uint32_t d : {1u, 2u, 3u, 7u, 16u, 17u, 88u, 448u, 1000u, 65535u, 65537u, 1u << 20,
+                          (1u << 20) + 1, 0x7fffffffu}) {
+    fast_div_kernel<<<static_cast<unsigned>(count / 256), 256>>>(
+        FastDivmod(d), static_cast<const std::uint32_t*>(d_n.get()), count,
+        static_cast<std::uint32_t*>(d_q.get()), static_cast<std::uint32_t*>(d_r.get()));
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    d_q.download(q.data(), count * 4);
+    d_r.download(r.data(), count * 4);
+    int bad = 0;
+    for (std::size_t i = 0; i < n.size(); ++i)
+      if ((q[i] != n[i] / d || r[i] != n[i] % d) && ++bad <= 3)
+        ADD_FAILURE() << n[i] << " / " << d << ": device " << q[i] << " r " << r[i];
+    EXPECT_EQ(bad, 0) << "divisor " << d;
+  }
+}
+
+// ---- (h) a 2^20-token launch
 
 // 16x1x64 bf16: a qkv row is 1152 elements (2304 bytes), so the last tokens' rows start past
 // 2^31 bytes, and 76 work units per token make a grid of ~620k CTAs. The golden model checks a

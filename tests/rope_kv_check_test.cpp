@@ -212,6 +212,15 @@ TEST(RopeKvCheck, RejectsSlotPastTheCache) {
   }
 }
 
+// The fused kernel splits slots into (block, offset) in 32 bits.
+TEST(RopeKvCheck, RejectsACacheOfTwoToThe31Slots) {
+  HostCase c(small_spec());
+  c.args.num_blocks = (std::int64_t{1} << 31) / c.args.block_size;
+  EXPECT_EQ(c.check(), "cache of " + std::to_string(c.args.num_blocks) +
+                           " blocks of 16 slots has " +
+                           "2147483648 slots; at most 2^31 - 1 are supported");
+}
+
 TEST(RopeKvCheck, RejectsTheSameSlotTwice) {
   HostCase c(small_spec());
   const auto [first, second] = two_cached_tokens(c);
