@@ -1,7 +1,7 @@
 // Division by a divisor fixed for a whole launch, as a multiply-high and a shift (Granlund and
 // Montgomery; the form CUTLASS's FastDivmod uses). The fused kernel splits every work index by up
-// to four such divisors (units per token, units per q/k/v row, block size); as integer divisions
-// they were a third of its instructions (results/NOTES.md, v5).
+// to four such divisors (units per token, units per q/k/v row, block size); replacing the integer
+// divisions cut its code by a sixth and decode latency by a tenth (results/NOTES.md, v5).
 //
 // For divisor d >= 1 with k = ceil(log2 d): m = ceil(2^(31+k) / d) fits in 32 bits, and for
 // 0 <= n < 2^31, floor(n * m / 2^(31+k)) = floor(n / d): n * m / 2^(31+k) exceeds n / d by less
