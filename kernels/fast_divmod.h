@@ -10,11 +10,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define RKV_HOST_DEVICE __host__ __device__
-#else
-#define RKV_HOST_DEVICE
-#endif
+#include "host_device.h"
 
 namespace rkv {
 

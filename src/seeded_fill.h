@@ -5,13 +5,8 @@
 
 #include <cstdint>
 
+#include "host_device.h"
 #include "rope_kv.h"
-
-#if defined(__CUDACC__)
-#define RKV_HOST_DEVICE __host__ __device__
-#else
-#define RKV_HOST_DEVICE
-#endif
 
 namespace rkv {
 
