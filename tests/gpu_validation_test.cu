@@ -317,27 +317,28 @@ std::vector<std::uint8_t> written_bytes(const DeviceCase& dc) {
   return all;
 }
 
-TEST_F(GpuLauncher, RefusesACacheOfTwoToThe31Slots) {
+// The small bf16 case with one argument broken by `spoil`: the launcher must return
+// cudaErrorInvalidValue on the host, leave no launch error pending and write nothing.
+template <typename Spoil>
+void expect_refused_without_writing(Spoil spoil) {
   DeviceCase dc(
       make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 64), RopeStyle::neox, "nhd", 8));
   const std::vector<std::uint8_t> before = written_bytes(dc);
   RopeKvArgs a = dc.fused_args();
-  a.num_blocks = (std::int64_t{1} << 31) / a.block_size;
+  spoil(a);
   EXPECT_EQ(rope_kv_fused(a, nullptr), cudaErrorInvalidValue);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   EXPECT_TRUE(written_bytes(dc) == before);
 }
 
+TEST_F(GpuLauncher, RefusesACacheOfTwoToThe31Slots) {
+  expect_refused_without_writing(
+      [](RopeKvArgs& a) { a.num_blocks = (std::int64_t{1} << 31) / a.block_size; });
+}
+
 TEST_F(GpuLauncher, RefusesMoreCacheTokensThanTokens) {
-  DeviceCase dc(
-      make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 64), RopeStyle::neox, "nhd", 8));
-  const std::vector<std::uint8_t> before = written_bytes(dc);
-  RopeKvArgs a = dc.fused_args();
-  a.num_cache_tokens = a.num_tokens + 1;
-  EXPECT_EQ(rope_kv_fused(a, nullptr), cudaErrorInvalidValue);
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  EXPECT_EQ(cudaGetLastError(), cudaSuccess);  // refused on the host: no launch error pending
-  EXPECT_TRUE(written_bytes(dc) == before);
+  expect_refused_without_writing([](RopeKvArgs& a) { a.num_cache_tokens = a.num_tokens + 1; });
 }
 
 TEST_F(GpuLauncher, RefusesShapesNoWidthDivides) {
@@ -357,14 +358,9 @@ TEST_F(GpuLauncher, RefusesShapesNoWidthDivides) {
 }
 
 TEST_F(GpuLauncher, RefusesAMisalignedView) {
-  DeviceCase dc(
-      make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 64), RopeStyle::neox, "nhd", 8));
-  const std::vector<std::uint8_t> before = written_bytes(dc);
-  RopeKvArgs a = dc.fused_args();
-  a.key.data = static_cast<char*>(a.key.data) + 2;  // one bf16 off: no pair-aligned access
-  EXPECT_EQ(rope_kv_fused(a, nullptr), cudaErrorInvalidValue);
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  EXPECT_TRUE(written_bytes(dc) == before);
+  // One bf16 off: no pair-aligned access.
+  expect_refused_without_writing(
+      [](RopeKvArgs& a) { a.key.data = static_cast<char*>(a.key.data) + 2; });
 }
 
 TEST_F(GpuLauncher, NoTokensIsANoOp) {
