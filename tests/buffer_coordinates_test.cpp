@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "buffer_coordinates.h"
-#include "workload.h"
+#include "plan/workload.h"
+#include "validate/buffer_coordinates.h"
 
 namespace rkv {
 namespace {

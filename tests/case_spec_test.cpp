@@ -1,10 +1,10 @@
 // CaseSpec's text forms: enum names, head configs, the case id and its inverse.
-#include "case_spec.h"
+#include "plan/case_spec.h"
 
 #include <gtest/gtest.h>
 
-#include "sweep_axes.h"
-#include "timing_options.h"
+#include "plan/sweep_axes.h"
+#include "plan/timing_options.h"
 
 namespace rkv {
 namespace {

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "cuda_check.h"
+#include "device/cuda_check.h"
 #include "temp_paths.h"
 
 namespace rkv {

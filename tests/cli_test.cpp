@@ -1,6 +1,6 @@
 // The command line: what each command parses into, flags over config files, and every bad input
 // ending in one line "rope-kv-bench: error: ..." with exit code 4.
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

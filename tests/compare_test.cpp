@@ -1,4 +1,4 @@
-#include "compare.h"
+#include "gate/compare.h"
 
 #include <gtest/gtest.h>
 

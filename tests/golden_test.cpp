@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "cache_layout.h"
 #include "golden.h"
 #include "host_numeric.h"
+#include "plan/cache_layout.h"
 
 namespace rkv {
 namespace {

@@ -20,18 +20,18 @@
 #include <type_traits>
 #include <vector>
 
-#include "buffer_coordinates.h"
-#include "cuda_check.h"
-#include "device_buffers.h"
-#include "device_compare.h"
+#include "device/cuda_check.h"
+#include "device/device_buffers.h"
+#include "device/device_compare.h"
+#include "device/seeded_fill.h"
 #include "fast_divmod.h"
 #include "host_numeric.h"
+#include "plan/sweep_plan.h"
 #include "rope_kv.h"
 #include "rope_kv_device.cuh"
-#include "seeded_fill.h"
-#include "sweep_plan.h"
 #include "unfused_pair.h"
-#include "validator.h"
+#include "validate/buffer_coordinates.h"
+#include "validate/validator.h"
 
 namespace rkv {
 namespace {

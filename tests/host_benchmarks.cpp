@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "cache_layout.h"
-#include "case_spec.h"
 #include "golden.h"
 #include "host_numeric.h"
-#include "sweep_config.h"
-#include "sweep_plan.h"
+#include "plan/cache_layout.h"
+#include "plan/case_spec.h"
+#include "plan/sweep_config.h"
+#include "plan/sweep_plan.h"
 
 namespace rkv {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "npy.h"
+#include "validate/npy.h"
 
 #include "temp_paths.h"
 

@@ -1,4 +1,4 @@
-#include "report.h"
+#include "report/report.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -12,12 +12,12 @@
 #include <utility>
 #include <vector>
 
+#include "plan/sweep_config.h"
+#include "plan/sweep_plan.h"
+#include "plan/workload.h"
 #include "rope_kv.h"
 #include "rope_kv_check.h"
-#include "sweep_config.h"
-#include "sweep_plan.h"
 #include "work_plan.h"
-#include "workload.h"
 
 namespace rkv {
 namespace {

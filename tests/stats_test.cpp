@@ -1,4 +1,5 @@
-#include "stats.h"
+#include "stats/stats.h"
+#include "timing/timer.h"
 
 #include <gtest/gtest.h>
 
@@ -139,7 +140,7 @@ TEST(StoppingRule, TakesTimingOptions) {
   t.min_time_s = 0.25;
   t.max_noise = 0.02;
   t.timeout_s = 7;
-  const StoppingRule rule(t);
+  const StoppingRule rule(stopping_params(t));
   EXPECT_EQ(rule.params().min_samples, 33);
   EXPECT_DOUBLE_EQ(rule.params().min_time_s, 0.25);
   EXPECT_DOUBLE_EQ(rule.params().max_noise, 0.02);

@@ -1,6 +1,6 @@
 // Config files: the committed configs plan what they promise; every mistake in a file is one line
 // naming the file and the key.
-#include "sweep_config.h"
+#include "plan/sweep_config.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 
 #include <fstream>
 
-#include "sweep_plan.h"
+#include "plan/sweep_plan.h"
 
 #ifndef RKV_SOURCE_DIR
 #error "RKV_SOURCE_DIR must name the repository root (CMake defines it)"

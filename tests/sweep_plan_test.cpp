@@ -1,5 +1,5 @@
 // Range parsing, axis parsing and the planner's expansion, order, drops and dedupe.
-#include "sweep_plan.h"
+#include "plan/sweep_plan.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "tables.h"
+#include "report/tables.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "variant_samples.h"
+#include "timing/variant_samples.h"
 
 #include <gtest/gtest.h>
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "device/seeded_fill.h"
 #include "host_numeric.h"
-#include "seeded_fill.h"
-#include "workload.h"
+#include "plan/workload.h"
 
 namespace rkv {
 namespace {

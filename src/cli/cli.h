@@ -1,0 +1,64 @@
+// The command line: `rope-kv-bench validate | bench | compare | profile | report | list`.
+//
+// parse_cli() turns argv into a CliInvocation that main() dispatches on, with the sweep already
+// planned (config file, flags laid over it, --case / --filter applied). It never throws and never
+// prints: help text and errors come back as text with the exit code to use, and every error is
+// one line, "rope-kv-bench: error: <argument> <value>: <why>", exit code 4 (docs/cli.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plan/sweep_axes.h"
+#include "report/exit_codes.h"
+#include "run/run_request.h"
+
+namespace rkv {
+
+enum class Command { validate, bench, compare, profile, report, list };
+std::string to_string(Command c);
+
+// What parse_cli hands to main(): the command, the run request of the GPU commands (the sweep
+// and its outputs, run/run_request.h) and the fields of compare and report. It extends
+// RunRequest so that the run layer takes exactly what it needs and never sees the CLI.
+struct CliInvocation : RunRequest {
+  Command command = Command::list;
+
+  // ---- how the sweep was chosen (planned into `plan`)
+  SweepAxes axes;  // the config's axes with each axis flag given replacing its axis
+  std::vector<SweepAxes> extra_cases;  // the config's extra_cases (flags do not touch them)
+  std::vector<std::string> case_ids;   // --case, as given
+  std::string filter;                  // --filter
+  bool dry_run = false;
+
+  // ---- profile (plan.cases holds the parsed case)
+  std::string case_id;
+
+  // ---- compare
+  std::string baseline_path, current_path;
+  bool force = false;                  // compare across device fingerprints
+  double max_slowdown_us = 0.2;        // a slowdown must also exceed this to count
+  double speedup_tolerance = 0.05;     // fraction (the flag takes percent)
+  std::string refreshed_baseline_out;  // --refreshed-baseline FILE, "" = not written
+
+  // ---- report
+  std::string report_input;
+  std::string report_format = "markdown";  // text, markdown, csv
+};
+
+struct ParseOutcome {
+  std::optional<CliInvocation> invocation;  // set when a command should run
+  // When `invocation` is empty: 0 after --help (print `message` to stdout), kExitUsage after an
+  // error (print `message`, one line, to stderr).
+  int exit_code = 0;
+  std::string message;  // ends with '\n'
+};
+
+ParseOutcome parse_cli(int argc, const char* const* argv);
+
+// What `rope-kv-bench list` prints: every axis and timing setting with its flag, config key,
+// accepted values and default, built from the same tables the parsers use.
+std::string list_text();
+
+}  // namespace rkv

@@ -1,0 +1,104 @@
+// rope-kv-gbench: the same cases as `rope-kv-bench bench`, registered as Google Benchmark
+// benchmarks, for users who live in that ecosystem (--benchmark_filter, repetitions, its JSON and
+// its compare.py). One benchmark iteration is one launch: each pass of the loop replays a CUDA
+// graph of kGraphLaunches launches, counts them as that many iterations (KeepRunningBatch) and
+// reports the replay's event time as their manual time, so the Time column is per launch and
+// --benchmark_min_time means GPU time, not tens of thousands of host round trips. Bytes
+// processed are the operation's minimum bytes, so bytes_per_second is the achieved bandwidth.
+//
+//   rope-kv-gbench --config configs/seed-table.json --benchmark_filter='fused\|.*N=1$'
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli/cli.h"
+#include "device/captured_graph.h"
+#include "device/cuda_check.h"
+#include "device/device_buffers.h"
+#include "plan/workload.h"
+#include "rope_kv.h"
+#include "unfused_pair.h"
+
+namespace rkv {
+namespace {
+
+constexpr int kGraphLaunches = 20;
+
+// Buffers are built when a case's first benchmark runs, so a filtered run allocates only what it
+// times, and shared by that case's variants. One case is resident at a time: the benchmarks of a
+// case are registered, so run, back to back. main() releases it before exit: a static holding
+// device buffers would otherwise outlive the device-block pool they return to.
+std::shared_ptr<DeviceCase>& resident_case() {
+  static std::shared_ptr<DeviceCase> resident;
+  return resident;
+}
+
+std::shared_ptr<DeviceCase> case_buffers(const CaseSpec& spec) {
+  std::shared_ptr<DeviceCase>& resident = resident_case();
+  if (!resident || resident->plan.spec.id() != spec.id()) {
+    resident.reset();  // free the previous case's buffers before allocating the next
+    resident = std::make_shared<DeviceCase>(spec);
+  }
+  return resident;
+}
+
+cudaError_t launch_variant(const std::string& variant, const DeviceCase& dc, cudaStream_t s) {
+  if (variant == "fused") return rope_kv_fused(dc.fused_args(), s);
+  if (variant == "pair") return unfused_pair(dc.pair_args(), s);
+  if (variant == "rope") return rope_inplace(dc.pair_args(), s);
+  return cache_write(dc.pair_args(), s);
+}
+
+void run_case(benchmark::State& state, const CaseSpec& spec, const std::string& variant) {
+  try {
+    const std::shared_ptr<DeviceCase> dc = case_buffers(spec);
+    const Stream stream;
+    const CapturedGraph graph(
+        stream.get(), kGraphLaunches,
+        [&](cudaStream_t s) { return launch_variant(variant, *dc, s); }, variant);
+    EventPair events;
+    while (state.KeepRunningBatch(kGraphLaunches)) {
+      events.start(stream.get());
+      graph.replay(stream.get());
+      events.stop(stream.get());
+      state.SetIterationTime(events.elapsed_ms() * 1e-3);  // for the batch's kGraphLaunches
+    }
+    state.SetBytesProcessed(state.iterations() * min_bytes_moved(dc->plan, dc->host));
+    state.counters["graph_launches"] = kGraphLaunches;
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+}  // namespace
+}  // namespace rkv
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);  // takes the --benchmark_* flags, leaves ours
+  std::vector<const char*> args{argv[0], "bench"};
+  for (int i = 1; i < argc; ++i)
+    args.push_back(argv[i]);
+  const rkv::ParseOutcome parsed = rkv::parse_cli(static_cast<int>(args.size()), args.data());
+  if (!parsed.invocation) {
+    std::fputs(parsed.message.c_str(), parsed.exit_code == 0 ? stdout : stderr);
+    return parsed.exit_code;
+  }
+  if (const std::string problem = rkv::cuda_device_problem(); !problem.empty()) {
+    std::fprintf(stderr, "rope-kv-gbench: error: %s (needs an NVIDIA GPU)\n", problem.c_str());
+    return rkv::kExitUsage;
+  }
+  for (const rkv::CaseSpec& spec : parsed.invocation->plan.cases)
+    for (const char* variant : {"fused", "pair", "rope", "cache_write"})
+      benchmark::RegisterBenchmark(
+          fmt::format("{}|{}", variant, spec.id()).c_str(),
+          [spec, v = std::string(variant)](benchmark::State& s) { rkv::run_case(s, spec, v); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+  benchmark::RunSpecifiedBenchmarks();
+  rkv::resident_case().reset();
+  benchmark::Shutdown();
+  return 0;
+}

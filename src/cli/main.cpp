@@ -1,0 +1,88 @@
+// rope-kv-bench: parse the command line, run one command, turn every failure into one line and an
+// exit code (0 pass, 1 regression, 2 validation mismatch, 3 ambiguous, 4 usage or environment).
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/cli.h"
+#include "gate/compare.h"
+#include "report/report.h"
+#include "report/tables.h"
+#include "run/sweep_runner.h"
+
+namespace rkv {
+namespace {
+
+int run_report(const CliInvocation& inv) {
+  const Report r = read_report(inv.report_input);
+  if (inv.report_format == "csv") {
+    fmt::print("{}", render_csv(r));
+    return 0;
+  }
+  const TableFormat f = inv.report_format == "text" ? TableFormat::text : TableFormat::markdown;
+  const bool all_passed = std::all_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) {
+    return c.validation == Disposition::passed;
+  });
+  if (r.command == "bench") fmt::print("{}", render_speedup_tables(r, f));
+  // A bench report's validation table is news only when something did not pass.
+  if (r.command != "bench" || !all_passed) fmt::print("{}", render_validation_table(r, f));
+  return 0;
+}
+
+int run_compare(const CliInvocation& inv) {
+  CompareOptions o;
+  o.force = inv.force;
+  o.max_slowdown_us = inv.max_slowdown_us;
+  o.speedup_tolerance = inv.speedup_tolerance;
+  const CompareOutcome out =
+      compare_reports(read_report(inv.baseline_path), read_report(inv.current_path), o);
+  fmt::print("{}",
+             render_comparison(out, inv.markdown ? TableFormat::markdown : TableFormat::text));
+  if (!inv.refreshed_baseline_out.empty() && out.refreshed_baseline)
+    write_report_atomically(*out.refreshed_baseline, inv.refreshed_baseline_out);
+  return out.exit_code();
+}
+
+int dispatch(const CliInvocation& inv) {
+  if (inv.dry_run) {
+    fmt::print("{}", format_plan(inv.plan));
+    return 0;
+  }
+  switch (inv.command) {
+    case Command::validate:
+      return run_validate(inv);
+    case Command::bench:
+      return run_bench(inv);
+    case Command::profile:
+      return run_profile(inv);
+    case Command::compare:
+      return run_compare(inv);
+    case Command::report:
+      return run_report(inv);
+    case Command::list:
+      fmt::print("{}", list_text());
+      return 0;
+  }
+  return kExitUsage;
+}
+
+}  // namespace
+}  // namespace rkv
+
+int main(int argc, char** argv) {
+  const rkv::ParseOutcome parsed = rkv::parse_cli(argc, argv);
+  if (!parsed.invocation) {
+    std::fputs(parsed.message.c_str(), parsed.exit_code == 0 ? stdout : stderr);
+    return parsed.exit_code;
+  }
+  try {
+    return rkv::dispatch(*parsed.invocation);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rope-kv-bench: error: %s\n", e.what());
+    return rkv::kExitUsage;
+  }
+}

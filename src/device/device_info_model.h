@@ -1,0 +1,35 @@
+// The device block of every report as plain data: what the numbers were measured on and the
+// floors measured in the same process. Host-only (no CUDA), so readers of reports need no GPU;
+// device_info.h fills it in on a real device.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace rkv {
+
+// What the numbers were measured on, and the floors measured in the same process.
+struct DeviceInfo {
+  std::string name;
+  int sm_count = 0;
+  std::int64_t l2_bytes = 0;
+  int cc_major = 0, cc_minor = 0;
+  int sm_clock_max_mhz = 0;
+  int mem_clock_mhz = 0;
+  int mem_bus_bits = 0;
+  // NVML's "580.159.04" where available, else the CUDA driver API version as "12.8" (see
+  // cuda_version_string). A report holding an integer here is read as its decimal text.
+  std::string driver_version;
+  std::string runtime_version;     // "12.8"
+  double copy_bandwidth_gbps = 0;  // large device-to-device copy: (bytes read + written) / time
+  std::map<std::string, double> launch_floor_us;  // timing mode name -> empty-kernel time
+
+  // Results are only comparable on the same GPU, driver and CUDA runtime: name|sms|driver|runtime.
+  std::string fingerprint() const;
+};
+
+// 12080 -> "12.8" (cudaRuntimeGetVersion's form).
+std::string cuda_version_string(int version);
+
+}  // namespace rkv

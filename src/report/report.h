@@ -1,0 +1,96 @@
+// The report: everything one `bench` or `validate` run measured, as plain structs, and their JSON
+// (docs/report-schema.json is the contract, docs/report.md explains the keys). Tables, CSV and
+// `compare` all read these structs, never the terminal output.
+//
+// Keys carry their unit (median_us, min_bytes, copy_bandwidth_gbps). A change that would make an
+// old reader misread a report bumps kReportSchemaVersion; readers refuse any other version.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "device/device_info_model.h"
+#include "plan/case_spec.h"
+#include "plan/timing_options.h"
+#include "stats/stats.h"
+#include "timing/variant_result.h"
+#include "validate/disposition.h"
+
+namespace rkv {
+
+inline constexpr int kReportSchemaVersion = 1;
+
+// One case in one timing mode (a `validate` report has one entry per case with mode "").
+struct CaseResult {
+  std::string id;  // CaseSpec::id()
+  CaseSpec spec;
+  std::string mode;  // to_string(TimingMode), or "" when not timed
+  Disposition validation = Disposition::skipped;
+  std::int64_t mismatches = 0;
+  std::string first_mismatch;  // coordinates, e.g. "key_cache block 3 offset 5 head 2 dim 17"
+  std::string detail;          // why failed / not_supported / skipped, one line
+  std::vector<VariantResult> variants;
+  std::optional<SpeedupEstimate> speedup;  // pair / fused; absent when either was not timed
+  std::int64_t min_bytes = 0;              // the least the operation must move
+  double floor_us = 0;                     // min_bytes / measured copy bandwidth
+  double fused_gbps = 0;                   // min_bytes / fused median
+  double fused_pct_of_bandwidth = 0;       // fused_gbps / copy_bandwidth_gbps * 100
+  std::string repro;                       // one command line that reruns this case
+
+  const VariantResult* find_variant(const std::string& name) const;
+};
+
+struct Report {
+  int schema_version = kReportSchemaVersion;
+  std::string tool_version, git_revision;
+  std::string created_utc;  // ISO 8601, e.g. 2025-01-31T12:00:00Z (utc_now_iso8601())
+  std::vector<std::string> argv;
+  std::string command;  // bench | validate
+  DeviceInfo device;
+  TimingOptions timing;
+  std::vector<CaseResult> cases;
+  bool complete = true;  // false when the run was interrupted and this is what was measured
+};
+
+// A report that cannot be read: the message names the file or the key path, in one line.
+struct ReportFormatError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void to_json(nlohmann::json& j, const Summary& s);  // keys suffixed _us (samples are microseconds)
+void from_json(const nlohmann::json& j, Summary& s);
+void to_json(nlohmann::json& j, const SpeedupEstimate& s);
+void from_json(const nlohmann::json& j, SpeedupEstimate& s);
+void to_json(nlohmann::json& j, const CaseSpec& s);
+void from_json(const nlohmann::json& j, CaseSpec& s);
+void to_json(nlohmann::json& j, const TimingOptions& t);
+void from_json(const nlohmann::json& j, TimingOptions& t);
+void to_json(nlohmann::json& j, const DeviceInfo& d);
+void from_json(const nlohmann::json& j, DeviceInfo& d);
+void to_json(nlohmann::json& j, const VariantResult& v);
+void from_json(const nlohmann::json& j, VariantResult& v);
+void to_json(nlohmann::json& j, const CaseResult& c);
+void from_json(const nlohmann::json& j, CaseResult& c);
+void to_json(nlohmann::json& j, const Report& r);
+void from_json(const nlohmann::json& j, Report& r);  // throws ReportFormatError
+
+std::string report_to_string(const Report& r);  // pretty JSON, newline-terminated
+
+// Writes `path` so that it is either the old file or the whole new report, never half of one:
+// parent folders are created, the JSON goes to `path`.tmp in the same folder, is fsynced and
+// renamed over `path`. Throws std::runtime_error with one line naming the path and the cause.
+void write_report_atomically(const Report& r, const std::string& path);
+
+// Throws ReportFormatError naming the file: missing, unreadable, not JSON, another
+// schema_version, or a key missing / of the wrong type (with its path, e.g. cases[3].spec.dtype).
+Report read_report(const std::string& path);
+
+std::string utc_now_iso8601();
+
+}  // namespace rkv

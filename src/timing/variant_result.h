@@ -1,0 +1,25 @@
+// What the timing layer hands up for one variant of one case in one mode: the pooled statistics
+// and each pass's own. Plain data, host-only; the report layer serialises it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "stats/stats.h"
+
+namespace rkv {
+
+// One variant's timing in one mode: fused, pair (rope then cache_write, back to back), rope,
+// cache_write. Samples are per launch, in microseconds.
+struct VariantResult {
+  std::string variant;
+  Summary us;
+  std::string stop_reason;    // to_string(StopReason): converged / stable / timeout
+  int throttled_samples = 0;  // samples taken while the SM clock was below its maximum
+  double sm_clock_mhz_median = 0;
+  // Each pass's own statistics (TimingOptions::passes), in pass order; `us` pools them. Empty in
+  // reports written before passes existed.
+  std::vector<Summary> passes;
+};
+
+}  // namespace rkv

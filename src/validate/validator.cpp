@@ -1,0 +1,306 @@
+#include "validate/validator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <thread>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "device/cuda_check.h"
+#include "device/device_compare.h"
+#include "device/host_bytes.h"
+#include "golden.h"
+#include "rope_kv_check.h"
+#include "unfused_pair.h"
+#include "validate/buffer_coordinates.h"
+#include "validate/npy.h"
+
+namespace rkv {
+namespace {
+
+// One copy of every buffer the operation writes, in host memory.
+struct HostOutputs {
+  HostBytes qkv, query_out, k_cache, v_cache;
+
+  void download(const OutputBuffers& b) {
+    const std::pair<HostBytes*, const DeviceBuffer*> parts[] = {
+        {&qkv, &b.qkv}, {&query_out, &b.query_out}, {&k_cache, &b.k_cache}, {&v_cache, &b.v_cache}};
+    for (const auto& [host, device] : parts) {
+      host->resize(device->bytes());
+      device->download(host->data(), device->bytes());
+    }
+  }
+  HostBytes& of(BufferKind k) {
+    switch (k) {
+      case BufferKind::qkv:
+        return qkv;
+      case BufferKind::query_out:
+        return query_out;
+      case BufferKind::k_cache:
+        return k_cache;
+      case BufferKind::v_cache:
+        return v_cache;
+    }
+    return qkv;
+  }
+  BufferPointers pointers(const HostInputs& in) {
+    BufferPointers b = input_pointers(in);
+    b.qkv = qkv.data();
+    b.query_out = query_out.empty() ? nullptr : query_out.data();
+    b.k_cache = k_cache.empty() ? nullptr : k_cache.data();
+    b.v_cache = v_cache.empty() ? b.k_cache : v_cache.data();
+    return b;
+  }
+};
+
+constexpr BufferKind kBuffers[] = {BufferKind::qkv, BufferKind::query_out, BufferKind::k_cache,
+                                   BufferKind::v_cache};
+
+struct Mismatch {
+  std::int64_t count = 0;
+  std::string first;
+
+  void add(const TensorPlan& p, BufferKind b, const ByteDiff& d, const char* against) {
+    if (d.count == 0) return;
+    if (count == 0) first = fmt::format("vs {}: {}", against, describe_byte(p, b, d.first));
+    count += d.count;
+  }
+};
+
+// Tokens the golden model checks: all of them, or for a large case the first, the last, the ones
+// around the cached/uncached boundary and a seeded random rest.
+std::vector<std::int64_t> golden_tokens(const TensorPlan& p, std::int64_t limit) {
+  std::vector<std::int64_t> tokens;
+  if (p.tokens <= limit) {
+    tokens.resize(static_cast<std::size_t>(p.tokens));
+    for (std::int64_t t = 0; t < p.tokens; ++t)
+      tokens[static_cast<std::size_t>(t)] = t;
+    return tokens;
+  }
+  std::vector<std::int64_t> picks = {0, p.tokens - 1, p.cache_tokens - 1, p.cache_tokens};
+  std::mt19937_64 rng(p.spec.seed ^ 0x601DE2ull);
+  std::uniform_int_distribution<std::int64_t> any(0, p.tokens - 1);
+  while (static_cast<std::int64_t>(picks.size()) < limit)
+    picks.push_back(any(rng));
+  for (std::int64_t t : picks)
+    if (t >= 0 && t < p.tokens) tokens.push_back(t);
+  std::sort(tokens.begin(), tokens.end());
+  tokens.erase(std::unique(tokens.begin(), tokens.end()), tokens.end());
+  return tokens;
+}
+
+void diff_range(const HostBytes& a, const HostBytes& b, std::int64_t begin, std::int64_t len,
+                ByteDiff& d) {
+  if (len <= 0 ||
+      std::memcmp(a.data() + begin, b.data() + begin, static_cast<std::size_t>(len)) == 0)
+    return;
+  for (std::int64_t i = begin; i < begin + len; ++i) {
+    if (a[i] == b[i]) continue;
+    if (d.first < 0 || i < d.first) d.first = i;
+    ++d.count;
+  }
+}
+
+// fused vs golden on the host. Sampled: qkv/query_out rows of the sampled tokens, and every cache
+// entry except those a non-sampled token targets (so untouched sentinel entries are all checked).
+void compare_with_golden(const TensorPlan& p, const HostInputs& in, HostOutputs& golden,
+                         HostOutputs& fused, const std::vector<std::int64_t>& tokens, Mismatch& m) {
+  const bool all = static_cast<std::int64_t>(tokens.size()) == p.tokens;
+  for (BufferKind b : kBuffers) {
+    ByteDiff d;
+    auto& g = golden.of(b);
+    auto& f = fused.of(b);
+    if (all) {
+      diff_range(g, f, 0, g.size(), d);
+    } else if (b == BufferKind::qkv || b == BufferKind::query_out) {
+      const std::int64_t row = g.size() / std::max<std::int64_t>(p.tokens, 1);
+      for (std::int64_t t : tokens)
+        diff_range(g, f, t * row, row, d);
+    } else if (!g.empty()) {
+      std::vector<char> sampled(static_cast<std::size_t>(p.tokens), 0);
+      for (std::int64_t t : tokens)
+        sampled[static_cast<std::size_t>(t)] = 1;
+      std::unordered_map<std::int64_t, std::int64_t> owner;
+      for (std::size_t t = 0; t < in.slots.size(); ++t)
+        if (in.slots[t] >= 0) owner[in.slots[t]] = static_cast<std::int64_t>(t);
+      const bool key = b == BufferKind::k_cache;
+      const std::int64_t ce = static_cast<std::int64_t>(p.cache_elem_bytes);
+      for (std::int64_t blk = 0; blk < p.num_blocks; ++blk)
+        for (std::int64_t off = 0; off < p.block_size; ++off) {
+          const auto it = owner.find(blk * p.block_size + off);
+          if (it != owner.end() && !sampled[static_cast<std::size_t>(it->second)]) continue;
+          for (std::int64_t h = 0; h < p.num_kv_heads; ++h) {
+            const std::int64_t base =
+                blk * p.block_stride + off * p.slot_stride + h * p.head_stride;
+            // A shared (packed/MLA) allocation is compared whole under k_cache.
+            if (p.cache_tensors == 1) {
+              diff_range(g, f, (base + p.k_offset) * ce, p.k_head_size * ce, d);
+              diff_range(g, f, (base + p.v_offset) * ce, p.v_head_size * ce, d);
+            } else {
+              diff_range(g, f, base * ce, (key ? p.k_head_size : p.v_head_size) * ce, d);
+            }
+          }
+        }
+    }
+    m.add(p, b, d, "golden");
+  }
+}
+
+void dump_case(const std::string& dir, const TensorPlan& p, const HostInputs& in, HostOutputs& init,
+               HostOutputs& fused, HostOutputs& pair, HostOutputs& golden) {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir);
+  const std::string d = (fs::path(dir) / "").string();
+  write_npy(d + "positions.npy", "<i8", {p.tokens}, in.positions.data(), p.tokens * 8);
+  if (!in.slots.empty())
+    write_npy(d + "slot_mapping.npy", "<i8", {p.cache_tokens}, in.slots.data(), p.cache_tokens * 8);
+  const std::string cs = p.spec.cos_sin_fp32 ? "<f4" : npy_descr(p.spec.dtype);
+  write_npy(d + "cos_sin_cache.npy", cs, {p.max_position, p.rot_dim}, in.cos_sin.data(),
+            static_cast<std::int64_t>(in.cos_sin.size()));
+  if (!in.k_scale.empty()) {
+    const auto n = static_cast<std::int64_t>(in.k_scale.size());
+    write_npy(d + "k_scale.npy", "<f4", {n}, in.k_scale.data(), n * 4);
+    write_npy(d + "v_scale.npy", "<f4", {n}, in.v_scale.data(), n * 4);
+  }
+  const std::string cache_descr = p.cache_elem_bytes == 1 ? "|u1" : npy_descr(p.spec.dtype);
+  const std::pair<const char*, HostOutputs*> copies[] = {
+      {"input", &init}, {"fused", &fused}, {"pair", &pair}, {"golden", &golden}};
+  for (const auto& [name, h] : copies) {
+    const std::string s = std::string("_") + name + ".npy";
+    write_npy(d + "qkv" + s, npy_descr(p.spec.dtype), {p.tokens, p.row_elems}, h->qkv.data(),
+              h->qkv.size());
+    if (!h->query_out.empty())
+      write_npy(d + "query_out" + s, npy_descr(p.spec.dtype),
+                {p.tokens, p.num_q_heads, p.q_head_size}, h->query_out.data(), h->query_out.size());
+    // Caches are flat: element (slot, head, d) sits at the strides in the case's meta line.
+    if (!h->k_cache.empty())
+      write_npy(d + "key_cache" + s, cache_descr, {p.cache_elems}, h->k_cache.data(),
+                h->k_cache.size());
+    if (!h->v_cache.empty())
+      write_npy(d + "value_cache" + s, cache_descr, {p.cache_elems}, h->v_cache.data(),
+                h->v_cache.size());
+  }
+}
+
+// Flips one byte of the fused output: the key cache when the case writes one, else qkv.
+void plant_error(DeviceCase& dc, std::int64_t at) {
+  DeviceBuffer& target = dc.fused.k_cache.bytes() > 0 ? dc.fused.k_cache : dc.fused.qkv;
+  if (at >= target.bytes()) throw std::runtime_error("--plant-error offset is past the buffer");
+  std::uint8_t byte = 0;
+  cuda_check(cudaMemcpy(&byte, static_cast<char*>(target.get()) + at, 1, cudaMemcpyDeviceToHost),
+             "planting an error");
+  byte ^= 0x5a;
+  cuda_check(cudaMemcpy(static_cast<char*>(target.get()) + at, &byte, 1, cudaMemcpyHostToDevice),
+             "planting an error");
+}
+
+}  // namespace
+
+CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
+  const TensorPlan& p = dc.plan;
+  const RopeKvArgs fused_args = dc.fused_args();
+  CaseValidation v;
+  if (rope_kv_vector_elems(fused_args) == 0) {
+    v.disposition = Disposition::not_supported;
+    v.detail = "no supported access width divides these shapes and strides";
+    return v;
+  }
+  const std::string bad = check_rope_kv_inputs(fused_args, host_side(dc.host));
+  if (!bad.empty()) {
+    v.disposition = Disposition::failed;
+    v.detail = "input contract: " + bad;
+    return v;
+  }
+
+  using Clock = std::chrono::steady_clock;
+  auto lap = [t = Clock::now()](double& into) mutable {
+    const auto now = Clock::now();
+    into += std::chrono::duration<double>(now - t).count();
+    t = now;
+  };
+  // Host buffers are reused from case to case (page-locked, grow-only).
+  static HostOutputs golden, fused, init;
+  golden.download(dc.fused);  // the inputs; the golden model then works on them in place
+  if (!o.dump_dir.empty()) init.download(dc.fused);
+  lap(v.inputs_s);
+  cuda_check(unfused_pair(dc.pair_args(), nullptr), "launching the unfused pair");
+  cuda_check(rope_kv_fused(fused_args, nullptr), "launching rope_kv_fused");
+  // The golden model runs on the host while the kernels run on the device.
+  const std::vector<std::int64_t> tokens = golden_tokens(p, o.golden_sample_tokens);
+  const int threads = o.threads > 0
+                          ? o.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  golden_rope_kv(bind_args(p, golden.pointers(dc.host)), &tokens, threads);
+  lap(v.golden_s);
+  cuda_check(cudaDeviceSynchronize(), "running the kernels");
+
+  lap(v.kernels_s);
+  if (o.plant_error_at >= 0) plant_error(dc, o.plant_error_at);
+  Mismatch m;
+  // The pair always writes rotated keys back; with key_out=cache_only the fused kernel must not,
+  // so those columns are left to the golden comparison.
+  RowWindow key_columns;
+  if (p.spec.key_out == KeyOut::cache_only) {
+    const std::int64_t e = static_cast<std::int64_t>(p.elem_bytes);
+    key_columns = {p.row_elems * e, p.k_col * e,
+                   (p.k_col + std::int64_t{p.num_kv_heads} * p.k_head_size) * e};
+  }
+  m.add(p, BufferKind::qkv,
+        compare_device_bytes(dc.fused.qkv.get(), dc.pair.qkv.get(), p.qkv_bytes(), key_columns),
+        "pair");
+  m.add(
+      p, BufferKind::query_out,
+      compare_device_bytes(dc.fused.query_out.get(), dc.pair.query_out.get(), p.query_out_bytes()),
+      "pair");
+  m.add(
+      p, BufferKind::k_cache,
+      compare_device_bytes(dc.fused.k_cache.get(), dc.pair.k_cache.get(), dc.fused.k_cache.bytes()),
+      "pair");
+  m.add(
+      p, BufferKind::v_cache,
+      compare_device_bytes(dc.fused.v_cache.get(), dc.pair.v_cache.get(), dc.fused.v_cache.bytes()),
+      "pair");
+
+  lap(v.device_compare_s);
+  fused.download(dc.fused);
+  compare_with_golden(p, dc.host, golden, fused, tokens, m);
+  lap(v.host_compare_s);
+
+  if (!o.dump_dir.empty()) {
+    static HostOutputs pair;
+    pair.download(dc.pair);
+    dump_case(o.dump_dir, p, dc.host, init, fused, pair, golden);
+  }
+
+  v.disposition = m.count == 0 ? Disposition::passed : Disposition::incorrect;
+  v.mismatches = m.count;
+  v.first_mismatch = m.first;
+  v.detail = static_cast<std::int64_t>(tokens.size()) == p.tokens
+                 ? "fused = pair = golden on every byte"
+                 : fmt::format(
+                       "fused = pair on every byte; golden on {} of {} tokens and all untargeted "
+                       "cache entries",
+                       tokens.size(), p.tokens);
+  if (m.count != 0) v.detail = fmt::format("{} differing bytes, first {}", m.count, m.first);
+  return v;
+}
+
+CaseValidation validate_spec(const CaseSpec& spec, const ValidateOptions& o) {
+  try {
+    DeviceCase dc(spec);
+    return validate_case(dc, o);
+  } catch (const std::exception& e) {
+    CaseValidation v;
+    v.disposition = Disposition::failed;
+    v.detail = e.what();
+    // A kernel fault leaves the context unusable: later cases must not silently pass on it.
+    if (cudaGetLastError() != cudaSuccess) (void)cudaDeviceSynchronize();
+    return v;
+  }
+}
+
+}  // namespace rkv
