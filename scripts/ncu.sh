@@ -8,7 +8,7 @@
 #
 # `rope-kv-bench profile` warms up, calls cudaProfilerStart, runs exactly LAUNCHES launches of the
 # variant inside an NVTX push/pop range named "variant|case-id", then cudaProfilerStop
-# (docs/cli.md, benchmarking.md "Profiling"). So:
+# (docs/cli.md, `profile`). So:
 #   --profile-from-start off   ncu honours cudaProfilerStart/Stop: the warm-up stays out;
 #   --nvtx --nvtx-include 'R/' only kernels inside push/pop range R (the trailing '/' is what marks
 #                              a push/pop range; without it ncu looks for a start/end range). Plain

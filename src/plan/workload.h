@@ -86,7 +86,7 @@ BufferPointers input_pointers(const HostInputs& in);
 
 HostSideInputs host_side(const HostInputs& in);
 
-// The fewest bytes the operation must move through memory (benchmarking.md, "Floors"): q and k
+// The fewest bytes the operation must move through memory (docs/methodology.md, "Floors"): q and k
 // read and written (k not written when only cached), v read, positions, slot ids, the cos/sin rows
 // of the distinct positions, the cache entries written in the cache dtype.
 std::int64_t min_bytes_moved(const TensorPlan& plan, const HostInputs& in);
