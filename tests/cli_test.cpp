@@ -13,6 +13,7 @@
 #error "RKV_SOURCE_DIR must name the repository root (CMake defines it)"
 #endif
 
+#include "report/axes_list.h"
 #include "temp_paths.h"
 
 namespace rkv {
@@ -142,13 +143,13 @@ TEST(Cli, Profile) {
   EXPECT_EQ(inv.command, Command::profile);
   EXPECT_EQ(inv.case_id, kCase);
   EXPECT_EQ(inv.launches, 10);
-  EXPECT_EQ(inv.variants, (std::vector<std::string>{"fused", "pair"}));
+  EXPECT_EQ(inv.variants, (std::vector<Variant>{Variant::fused, Variant::pair}));
   ASSERT_EQ(inv.plan.cases.size(), 1u);
   EXPECT_EQ(inv.plan.cases[0].tokens, 128);
   inv = parse_ok(
       {"profile", "--case", kCase, "--launches", "3", "--variants", "pair,cache_write,pair"});
   EXPECT_EQ(inv.launches, 3);
-  EXPECT_EQ(inv.variants, (std::vector<std::string>{"pair", "cache_write"}));
+  EXPECT_EQ(inv.variants, (std::vector<Variant>{Variant::pair, Variant::cache_write}));
 }
 
 TEST(Cli, Compare) {

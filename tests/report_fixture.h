@@ -22,9 +22,9 @@ inline Summary summary_around(double median, double spread, int n = 50) {
   return s;
 }
 
-inline VariantResult variant(const std::string& name, double median, double spread) {
+inline VariantResult variant(Variant which, double median, double spread) {
   VariantResult v;
-  v.variant = name;
+  v.variant = to_string(which);
   v.us = summary_around(median, spread);
   v.stop_reason = "converged";
   v.throttled_samples = 2;
@@ -45,9 +45,9 @@ inline CaseResult timed_case(DType dtype, CacheDType cache, int kv_heads, std::i
   c.id = c.spec.id();
   c.mode = mode;
   c.validation = Disposition::passed;
-  c.variants = {variant("fused", fused_us, spread), variant("pair", pair_us, spread),
-                variant("rope", pair_us * 0.6, spread),
-                variant("cache_write", pair_us * 0.4, spread)};
+  c.variants = {variant(Variant::fused, fused_us, spread), variant(Variant::pair, pair_us, spread),
+                variant(Variant::rope, pair_us * 0.6, spread),
+                variant(Variant::cache_write, pair_us * 0.4, spread)};
   c.speedup = speedup(c.variants[1].us, c.variants[0].us);
   c.min_bytes = 1000 * tokens;
   c.floor_us = fused_us / 2;

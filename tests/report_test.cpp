@@ -99,7 +99,7 @@ TEST(ReportJson, RoundTripKeepsEveryField) {
 
   const CaseResult& c0 = back.cases[0];
   ASSERT_EQ(c0.variants.size(), 4u);
-  EXPECT_EQ(c0.variants[3].variant, "cache_write");
+  EXPECT_EQ(c0.variants[3].variant, to_string(Variant::cache_write));
   EXPECT_DOUBLE_EQ(c0.variants[0].us.q3, r.cases[0].variants[0].us.q3);
   EXPECT_EQ(c0.variants[0].throttled_samples, 2);
   ASSERT_EQ(c0.variants[1].passes.size(), 2u);

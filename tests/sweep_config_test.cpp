@@ -82,7 +82,10 @@ TEST(SweepConfig, ReadsAxesTimingAndExtraCases) {
 TEST(SweepConfig, MalformedJsonNamesFileAndLine) {
   const std::string err =
       load_error("malformed", "{\n  \"axes\": {\n    \"dtype\": [\"bf16\",]\n  }\n}\n");
-  EXPECT_NE(err.find("rkv_cfg_malformed.json: parse error at line 3"), std::string::npos) << err;
+  EXPECT_NE(err.find("rkv_cfg_malformed.json: not valid JSON at line 3, column 22: syntax error at "
+                     "']' (in axes.dtype)"),
+            std::string::npos)
+      << err;
   EXPECT_EQ(err.find("json.exception"), std::string::npos) << err;
   EXPECT_EQ(err.find('\n'), std::string::npos);
 }
@@ -105,15 +108,16 @@ TEST(SweepConfig, UnknownKeysAreErrorsNamingTheKey) {
 
 TEST(SweepConfig, WrongTypesAndBadValuesNameTheKey) {
   const std::pair<const char*, const char*> cases[] = {
-      {R"({"name": 3})", "name: expected a string, got number"},
-      {R"([1, 2])", "expected a JSON object at the top, got array"},
-      {R"({"axes": []})", "axes: expected an object, got array"},
-      {R"({"axes": {"dtype": true}})", "axes.dtype: expected a string or an integer, got boolean"},
+      {R"({"name": 3})", "name: expected a string, got an integer"},
+      {R"([1, 2])", "expected a JSON object at the top, got an array"},
+      {R"({"axes": []})", "axes: expected an object, got an array"},
+      {R"({"axes": {"dtype": true}})",
+       "axes.dtype: expected a string or an integer, got a boolean"},
       {R"({"axes": {"dtype": []}})", "axes.dtype: an empty array"},
       {R"({"axes": {"dtype": [["bf16"]]}})",
-       "axes.dtype: expected a string or an integer, got array"},
+       "axes.dtype[0]: expected a string or an integer, got an array"},
       {R"({"axes": {"tokens": [1, 7.5]}})",
-       "axes.tokens: expected a string or an integer, got a fractional number 7.5"},
+       "axes.tokens[1]: expected a string or an integer, got a fractional number 7.5"},
       {R"({"axes": {"dtype": ["bf61"]}})",
        "axes.dtype: 'bf61' is not a dtype (one of bf16, fp16, fp32)"},
       {R"({"axes": {"heads": ["32x7x128"]}})",
@@ -124,15 +128,23 @@ TEST(SweepConfig, WrongTypesAndBadValuesNameTheKey) {
       {R"({"axes": {"tokens": [0]}})", "axes.tokens: '0' is out of range (1 to 1048576)"},
       {R"({"timing": {"modes": "hot"}})", "timing.modes: 'hot' is not a timing mode"},
       {R"({"timing": {"modes": []}})", "timing.modes: expected a mode name or a non-empty array"},
-      {R"({"timing": {"min_samples": "10"}})", "timing.min_samples: expected a number, got string"},
+      {R"({"timing": {"min_samples": "10"}})",
+       "timing.min_samples: expected a number, got a string"},
       {R"({"timing": {"min_samples": 0}})", "timing.min_samples: '0' is out of range [1, 1000000]"},
       {R"({"timing": {"min_samples": 2.5}})", "timing.min_samples: '2.5' is not an integer"},
       {R"({"timing": {"max_noise": 0}})", "timing.max_noise: '0' is out of range (0, 100]"},
       {R"({"timing": {"timeout_s": 0.1, "min_time_s": 1}})",
-       "timeout 0.1 s is shorter than min time 1 s"},
-      {R"({"extra_cases": {"tokens": 7}})", "extra_cases: expected an array, got object"},
-      {R"({"extra_cases": [7]})", "extra_cases[0]: expected an object, got number"},
-      {R"({"axes": {"tokens": [1], "tokens": [2]}})", "duplicate key 'tokens'"},
+       "timing: timeout 0.1 s is shorter than min time 1 s"},
+      {R"({"extra_cases": {"tokens": 7}})", "extra_cases: expected an array, got an object"},
+      {R"({"extra_cases": [7]})", "extra_cases[0]: expected an object, got an integer"},
+      {R"({"axes": {"tokens": [1], "tokens": [2]}})", "axes: duplicate key 'tokens'"},
+      {R"({"axes": {"seed": [99999999999999999999]}})",
+       "axes.seed[0]: number '99999999999999999999' does not fit in 64 bits"},
+      {R"({"timing": {"min_time_s": 1e400}})", "timing.min_time_s: number '1e400' is out of range"},
+      {R"({"timing": {"modes": ["graph", 3]}})",
+       "timing.modes[1]: expected a string, got an integer"},
+      {R"({"name": "a\u0000b", "axes": {"dtype": "bf\u001b16"}})",
+       "axes.dtype: 'bf\\x1B16' is not a dtype"},
   };
   int i = 0;
   for (const auto& [text, expected] : cases) {

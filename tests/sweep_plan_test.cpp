@@ -1,4 +1,4 @@
-// Range parsing, axis parsing and the planner's expansion, order, drops and dedupe.
+// Axis parsing and the planner's expansion, order, drops and dedupe.
 #include "plan/sweep_plan.h"
 
 #include <gtest/gtest.h>
@@ -6,56 +6,8 @@
 namespace rkv {
 namespace {
 
+// The range syntax itself is tested with the text module (text_test.cpp).
 using Ints = std::vector<std::int64_t>;
-
-Ints range(const std::string& text) {
-  Ints out;
-  const auto err = parse_int_range(text, &out);
-  EXPECT_FALSE(err) << text << ": " << err.value_or("");
-  return out;
-}
-
-std::string range_error(const std::string& text) {
-  Ints out;
-  return parse_int_range(text, &out).value_or("(accepted)");
-}
-
-TEST(IntRange, SingleValuesAndSteppedRanges) {
-  EXPECT_EQ(range("7"), (Ints{7}));
-  EXPECT_EQ(range("-3"), (Ints{-3}));  // the axis, not the range syntax, rejects negatives
-  EXPECT_EQ(range("1:9:2"), (Ints{1, 3, 5, 7, 9}));
-  EXPECT_EQ(range("1:10:4"), (Ints{1, 5, 9}));  // the end is included only when hit
-  EXPECT_EQ(range("3:5"), (Ints{3, 4, 5}));
-  EXPECT_EQ(range("4:4:8"), (Ints{4}));
-  EXPECT_EQ(range("-9223372036854775808:9223372036854775807:9223372036854775807"),
-            (Ints{INT64_MIN, -1, INT64_MAX - 1}));
-}
-
-TEST(IntRange, PowersOfTwo) {
-  EXPECT_EQ(range("pow2:1:16"), (Ints{1, 2, 4, 8, 16}));
-  EXPECT_EQ(range("pow2:3:20"), (Ints{4, 8, 16}));
-  EXPECT_EQ(range("pow2:16:1024"), (Ints{16, 32, 64, 128, 256, 512, 1024}));
-  EXPECT_EQ(range("pow2:512:16384"), (Ints{512, 1024, 2048, 4096, 8192, 16384}));
-  EXPECT_EQ(range("pow2:4611686018427387904:9223372036854775807"), (Ints{4611686018427387904}));
-}
-
-TEST(IntRange, BadRangesSayWhy) {
-  EXPECT_EQ(range_error("5:1"), "'5:1' is not a range: start 5 is after end 1");
-  EXPECT_EQ(range_error("pow2:3:1"), "'pow2:3:1' is not a range: start 3 is after end 1");
-  EXPECT_EQ(range_error("a:b"), "'a:b' is not a range (expected N, a:b, a:b:step or pow2:a:b)");
-  EXPECT_EQ(range_error("x"), "'x' is not an integer (expected N, a:b, a:b:step or pow2:a:b)");
-  EXPECT_EQ(range_error("1:9:0"), "'1:9:0': the step must be positive");
-  EXPECT_EQ(range_error("1:9:-2"), "'1:9:-2': the step must be positive");
-  EXPECT_EQ(range_error("pow2:5:7"), "'pow2:5:7' contains no power of two");
-  EXPECT_EQ(range_error("1:100000"), "'1:100000' has 100000 values, more than 4096");
-  EXPECT_EQ(range_error("-9223372036854775808:9223372036854775807"),
-            "'-9223372036854775808:9223372036854775807' has 18446744073709551616 values, more "
-            "than 4096");
-  EXPECT_EQ(range(std::to_string(1) + ":4096").size(), 4096u);  // the limit itself is allowed
-  for (const char* bad : {"", "1.5", "1:2:3:4", "pow2:1", "pow2:1:2:3", "1:", ":5", "1e3",
-                          "99999999999999999999", " 1", "+1"})
-    EXPECT_NE(range_error(bad).find("is not"), std::string::npos) << bad;
-}
 
 TEST(SetAxis, ListsOfValuesAndRanges) {
   SweepAxes a;

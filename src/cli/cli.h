@@ -57,8 +57,4 @@ struct ParseOutcome {
 
 ParseOutcome parse_cli(int argc, const char* const* argv);
 
-// What `rope-kv-bench list` prints: every axis and timing setting with its flag, config key,
-// accepted values and default, built from the same tables the parsers use.
-std::string list_text();
-
 }  // namespace rkv

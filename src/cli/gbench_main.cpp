@@ -18,6 +18,7 @@
 #include "device/captured_graph.h"
 #include "device/cuda_check.h"
 #include "device/device_buffers.h"
+#include "plan/variant.h"
 #include "plan/workload.h"
 #include "rope_kv.h"
 #include "unfused_pair.h"
@@ -45,20 +46,27 @@ std::shared_ptr<DeviceCase> case_buffers(const CaseSpec& spec) {
   return resident;
 }
 
-cudaError_t launch_variant(const std::string& variant, const DeviceCase& dc, cudaStream_t s) {
-  if (variant == "fused") return rope_kv_fused(dc.fused_args(), s);
-  if (variant == "pair") return unfused_pair(dc.pair_args(), s);
-  if (variant == "rope") return rope_inplace(dc.pair_args(), s);
-  return cache_write(dc.pair_args(), s);
+cudaError_t launch_variant(Variant variant, const DeviceCase& dc, cudaStream_t s) {
+  switch (variant) {
+    case Variant::fused:
+      return rope_kv_fused(dc.fused_args(), s);
+    case Variant::pair:
+      return unfused_pair(dc.pair_args(), s);
+    case Variant::rope:
+      return rope_inplace(dc.pair_args(), s);
+    case Variant::cache_write:
+      return cache_write(dc.pair_args(), s);
+  }
+  return cudaErrorInvalidValue;
 }
 
-void run_case(benchmark::State& state, const CaseSpec& spec, const std::string& variant) {
+void run_case(benchmark::State& state, const CaseSpec& spec, Variant variant) {
   try {
     const std::shared_ptr<DeviceCase> dc = case_buffers(spec);
     const Stream stream;
     const CapturedGraph graph(
         stream.get(), kGraphLaunches,
-        [&](cudaStream_t s) { return launch_variant(variant, *dc, s); }, variant);
+        [&](cudaStream_t s) { return launch_variant(variant, *dc, s); }, to_string(variant));
     EventPair events;
     while (state.KeepRunningBatch(kGraphLaunches)) {
       events.start(stream.get());
@@ -91,10 +99,10 @@ int main(int argc, char** argv) {
     return rkv::kExitUsage;
   }
   for (const rkv::CaseSpec& spec : parsed.invocation->plan.cases)
-    for (const char* variant : {"fused", "pair", "rope", "cache_write"})
+    for (rkv::Variant variant : rkv::all_variants())
       benchmark::RegisterBenchmark(
-          fmt::format("{}|{}", variant, spec.id()).c_str(),
-          [spec, v = std::string(variant)](benchmark::State& s) { rkv::run_case(s, spec, v); })
+          fmt::format("{}|{}", rkv::to_string(variant), spec.id()).c_str(),
+          [spec, variant](benchmark::State& s) { rkv::run_case(s, spec, variant); })
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
   benchmark::RunSpecifiedBenchmarks();

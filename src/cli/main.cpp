@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "gate/compare.h"
+#include "report/axes_list.h"
 #include "report/report.h"
 #include "report/tables.h"
 #include "run/sweep_runner.h"

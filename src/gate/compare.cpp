@@ -115,8 +115,8 @@ CaseComparison compare_case(const CaseResult& base, const CaseResult& cur,
   c.mode = cur.mode;
   c.baseline_speedup = base.speedup;
   c.current_speedup = cur.speedup;
-  if (const VariantResult* f = base.find_variant("fused")) c.baseline_fused = f->us;
-  if (const VariantResult* f = cur.find_variant("fused")) c.current_fused = f->us;
+  if (const VariantResult* f = base.find_variant(Variant::fused)) c.baseline_fused = f->us;
+  if (const VariantResult* f = cur.find_variant(Variant::fused)) c.current_fused = f->us;
 
   if (fails_validation(cur.validation)) {
     raise(c, Verdict::validation_mismatch,

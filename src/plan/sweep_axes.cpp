@@ -1,55 +1,28 @@
-// Parsing of sweep-axis values (flags and config items), integer ranges, and the axis table that
-// the CLI, the config reader and `list` all walk.
+// Parsing of sweep-axis values (flags and config items) and the axis table that the CLI, the
+// config reader and `list` all walk. Lists and integer ranges are text/lists.h's.
 #include "plan/sweep_axes.h"
 
-#include <cerrno>
-#include <cstdlib>
 #include <functional>
 #include <limits>
+
+#include "text/quote.h"
 
 namespace rkv {
 namespace {
 
-std::string squote(const std::string& s) {
-  return "'" + s + "'";
-}
-
-std::optional<std::int64_t> parse_int64(const std::string& s) {
-  if (s.empty() || s.size() > 20) return std::nullopt;
-  const std::size_t first = s[0] == '-' ? 1 : 0;
-  if (first == s.size()) return std::nullopt;
-  for (std::size_t i = first; i < s.size(); ++i)
-    if (s[i] < '0' || s[i] > '9') return std::nullopt;
-  errno = 0;
-  const long long v = std::strtoll(s.c_str(), nullptr, 10);
-  if (errno == ERANGE) return std::nullopt;
-  return v;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t at = s.find(sep, start);
-    parts.push_back(s.substr(start, at - start));
-    if (at == std::string::npos) return parts;
-    start = at + 1;
-  }
-}
-
 // Integer axis items: a range, every value checked against [lo, hi].
 std::optional<std::string> parse_bounded(const std::string& item, std::int64_t lo, std::int64_t hi,
                                          std::vector<std::int64_t>* out) {
-  std::vector<std::int64_t> values;
-  if (auto err = parse_int_range(item, &values)) return err;
-  for (std::int64_t v : values) {
+  const Parsed<std::vector<std::int64_t>> values = parse_int_range(item);
+  if (!values) return values.error;
+  for (std::int64_t v : *values) {
     if (v >= lo && v <= hi) continue;
     const std::string range =
         " is out of range (" + std::to_string(lo) + " to " + std::to_string(hi) + ")";
-    if (item == std::to_string(v)) return squote(item) + range;
-    return squote(item) + ": " + std::to_string(v) + range;
+    if (item == std::to_string(v)) return quote(item) + range;
+    return quote(item) + ": " + std::to_string(v) + range;
   }
-  out->insert(out->end(), values.begin(), values.end());
+  out->insert(out->end(), values->begin(), values->end());
   return std::nullopt;
 }
 
@@ -61,7 +34,7 @@ std::optional<std::string> parse_enum_items(const std::vector<std::string>& item
   std::vector<E> values;
   for (const std::string& item : items) {
     const auto v = parse(item);
-    if (!v) return squote(item) + " is not " + what + " (one of " + allowed_values(axis) + ")";
+    if (!v) return quote(item) + " is not " + what + " (one of " + allowed_values(axis) + ")";
     values.push_back(*v);
   }
   *out = values;
@@ -82,12 +55,11 @@ std::optional<std::string> parse_rot_dim(const std::string& item, std::vector<Ro
     out->push_back(RotDim{item == "full" ? RotDim::Kind::full : RotDim::Kind::half, 0});
     return std::nullopt;
   }
-  std::vector<std::int64_t> values;
-  if (auto err = parse_int_range(item, &values))
-    return *err + "; a rotary dim is full, half or an even number";
-  for (std::int64_t v : values) {
+  const Parsed<std::vector<std::int64_t>> values = parse_int_range(item);
+  if (!values) return values.error + "; a rotary dim is full, half or an even number";
+  for (std::int64_t v : *values) {
     const std::string what =
-        item == std::to_string(v) ? squote(item) : squote(item) + ": " + std::to_string(v);
+        item == std::to_string(v) ? quote(item) : quote(item) + ": " + std::to_string(v);
     if (v < 2 || v > kMaxRotDim)
       return what + " is out of range (2 to " + std::to_string(kMaxRotDim) + ")";
     if (v % 2 != 0) return what + " is odd; a rotary dim must be even";
@@ -97,13 +69,6 @@ std::optional<std::string> parse_rot_dim(const std::string& item, std::vector<Ro
 }
 
 }  // namespace
-
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string s;
-  for (std::size_t i = 0; i < items.size(); ++i)
-    s += (i ? sep : "") + items[i];
-  return s;
-}
 
 std::string RotDim::name() const {
   switch (kind) {
@@ -149,59 +114,6 @@ const AxisInfo* find_axis_by_key(const std::string& key) {
   return nullptr;
 }
 
-std::optional<std::string> parse_int_range(const std::string& text,
-                                           std::vector<std::int64_t>* out) {
-  const std::string syntax = " (expected N, a:b, a:b:step or pow2:a:b)";
-  const std::vector<std::string> parts = split(text, ':');
-  const bool pow2 = parts[0] == "pow2";
-  if (parts.size() == 1) {
-    const auto v = parse_int64(text);
-    if (!v) return squote(text) + " is not an integer" + syntax;
-    out->push_back(*v);
-    return std::nullopt;
-  }
-  if ((pow2 && parts.size() != 3) || (!pow2 && parts.size() > 3))
-    return squote(text) + " is not a range" + syntax;
-  const std::size_t first = pow2 ? 1 : 0;
-  const auto a = parse_int64(parts[first]);
-  const auto b = parse_int64(parts[first + 1]);
-  const auto step =
-      (!pow2 && parts.size() == 3) ? parse_int64(parts[2]) : std::optional<std::int64_t>(1);
-  if (!a || !b || !step) return squote(text) + " is not a range" + syntax;
-  if (*a > *b)
-    return squote(text) + " is not a range: start " + std::to_string(*a) + " is after end " +
-           std::to_string(*b);
-  if (*step <= 0) return squote(text) + ": the step must be positive";
-
-  std::vector<std::int64_t> values;
-  if (pow2) {
-    // Walk the powers of two up to b; 2^62 is the largest that fits, so stop before overflow.
-    for (std::int64_t p = 1; p <= *b; p *= 2) {
-      if (p >= *a) values.push_back(p);
-      if (p > std::numeric_limits<std::int64_t>::max() / 2) break;
-    }
-    if (values.empty()) return squote(text) + " contains no power of two";
-  } else {
-    // Count first so that 1:1000000000 fails fast instead of filling memory. b - a fits in
-    // uint64 for any int64 pair; the count itself (up to 2^64) may not, hence `steps`.
-    const std::uint64_t steps = (static_cast<std::uint64_t>(*b) - static_cast<std::uint64_t>(*a)) /
-                                static_cast<std::uint64_t>(*step);
-    if (steps >= kMaxRangeValues) {
-      const std::string count = steps == std::numeric_limits<std::uint64_t>::max()
-                                    ? "18446744073709551616"
-                                    : std::to_string(steps + 1);
-      return squote(text) + " has " + count + " values, more than " +
-             std::to_string(kMaxRangeValues);
-    }
-    // In uint64 (wrapping) because i * step may pass INT64_MAX even though a + i * step <= b.
-    for (std::uint64_t i = 0; i <= steps; ++i)
-      values.push_back(static_cast<std::int64_t>(static_cast<std::uint64_t>(*a) +
-                                                 i * static_cast<std::uint64_t>(*step)));
-  }
-  out->insert(out->end(), values.begin(), values.end());
-  return std::nullopt;
-}
-
 std::optional<std::string> set_axis(SweepAxes& axes, Axis axis,
                                     const std::vector<std::string>& items) {
   if (items.empty()) return std::string("no values given");
@@ -228,7 +140,7 @@ std::optional<std::string> set_axis(SweepAxes& axes, Axis axis,
       for (const std::string& item : items) {
         const auto v = parse_cos_sin(item);
         if (!v)
-          return squote(item) + " is not a cos/sin dtype (one of " + allowed_values(axis) + ")";
+          return quote(item) + " is not a cos/sin dtype (one of " + allowed_values(axis) + ")";
         values.push_back(*v);
       }
       axes.cos_sin_fp32 = values;
@@ -238,7 +150,7 @@ std::optional<std::string> set_axis(SweepAxes& axes, Axis axis,
       std::vector<HeadConfig> values;
       for (const std::string& item : items) {
         const auto h = HeadConfig::parse(item);
-        if (!h) return squote(item) + " is not a head config (" + allowed_values(axis) + ")";
+        if (!h) return quote(item) + " is not a head config (" + allowed_values(axis) + ")";
         if (auto problem = h->problem()) return *problem;  // already names the config
         values.push_back(*h);
       }
@@ -249,7 +161,7 @@ std::optional<std::string> set_axis(SweepAxes& axes, Axis axis,
       std::vector<CacheLayout> values;
       for (const std::string& item : items) {
         const auto l = CacheLayout::parse(item);
-        if (!l) return squote(item) + " is not a cache layout (" + allowed_values(axis) + ")";
+        if (!l) return quote(item) + " is not a cache layout (" + allowed_values(axis) + ")";
         values.push_back(*l);
       }
       axes.layout = values;
@@ -290,10 +202,9 @@ std::optional<std::string> set_axis(SweepAxes& axes, Axis axis,
 }
 
 std::optional<std::string> set_axis_from_list(SweepAxes& axes, Axis axis, const std::string& list) {
-  const std::vector<std::string> items = split(list, ',');
-  for (const std::string& item : items)
-    if (item.empty()) return squote(list) + " has an empty value";
-  return set_axis(axes, axis, items);
+  const Parsed<std::vector<std::string>> items = parse_list(list);
+  if (!items) return items.error;
+  return set_axis(axes, axis, *items);
 }
 
 std::vector<std::string> axis_value_names(const SweepAxes& axes, Axis axis) {
@@ -350,6 +261,10 @@ std::vector<std::string> axis_value_names(const SweepAxes& axes, Axis axis) {
       break;
   }
   return out;
+}
+
+std::string axis_default_text(Axis axis) {
+  return join(axis_value_names(SweepAxes{}, axis), ",");
 }
 
 std::string allowed_values(Axis axis) {

@@ -10,6 +10,7 @@
 
 #include "plan/cache_layout.h"
 #include "plan/case_spec.h"
+#include "text/lists.h"  // join, and the integer ranges axis items may be
 
 namespace rkv {
 
@@ -73,20 +74,18 @@ const AxisInfo& axis_info(Axis axis);
 const AxisInfo* find_axis_by_key(const std::string& key);
 
 // Replaces `axis` in `axes` with `items`, each one value (or, for tokens, block_size, rot_dim and
-// seed, an integer range). On a bad item returns why, naming it: "'bf61' is not a dtype (one of
-// bf16, fp16, fp32)"; the caller prefixes the flag or the JSON key. `axes` is unchanged then.
+// seed, an integer range of text/lists.h). On a bad item returns why, naming it: "'bf61' is not a
+// dtype (one of bf16, fp16, fp32)"; the caller prefixes the flag or the JSON key. `axes` is
+// unchanged then.
 std::optional<std::string> set_axis(SweepAxes& axes, Axis axis,
                                     const std::vector<std::string>& items);
 // The same for a flag's comma-separated text ("bf16,fp16").
 std::optional<std::string> set_axis_from_list(SweepAxes& axes, Axis axis, const std::string& list);
 
-// Integer values: "7", "a:b" or "a:b:step" (a..b inclusive, step > 0, a <= b), or "pow2:a:b"
-// (the powers of two in [a, b], at least one). Appends to `out`; at most kMaxRangeValues values.
-inline constexpr std::size_t kMaxRangeValues = 4096;
-std::optional<std::string> parse_int_range(const std::string& text, std::vector<std::int64_t>* out);
-
-// The axis's current values as text (what `list` shows as the default).
+// The axis's current values as text.
 std::vector<std::string> axis_value_names(const SweepAxes& axes, Axis axis);
+// The axis's default values as its flag takes them ("bf16", "1"): what --help and `list` show.
+std::string axis_default_text(Axis axis);
 // What the axis accepts, for `list` and error messages: "bf16, fp16, fp32" or a syntax line.
 std::string allowed_values(Axis axis);
 
@@ -105,8 +104,5 @@ std::vector<std::string> scale_kind_names();
 std::vector<std::string> query_out_names();
 std::vector<std::string> key_out_names();
 std::vector<std::string> timing_mode_names();
-
-// "a, b, c"
-std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
 
 }  // namespace rkv

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "plan/sweep_axes.h"
+#include "plan/timing_fields.h"
 #include "plan/timing_options.h"
 
 namespace rkv {
@@ -35,36 +36,5 @@ std::optional<std::string> load_sweep_config(const std::string& path, SweepConfi
 // The same for text in memory; `path` only names it in messages.
 std::optional<std::string> parse_sweep_config(const std::string& text, const std::string& path,
                                               SweepConfig* out);
-
-// The timing settings, shared by the config's "timing" object and the bench flags so both take
-// the same values with the same limits.
-enum class TimingField {
-  modes,
-  min_samples,
-  max_noise,  // percent in text (flag and JSON), a fraction in TimingOptions
-  min_time_s,
-  timeout_s,
-  warmup_s,
-  warmup_min,
-  graph_launches,
-  wall_launches,
-  batch_launches,
-  passes,
-};
-struct TimingFieldInfo {
-  TimingField field;
-  const char* key;   // JSON key under "timing"
-  const char* flag;  // bench flag
-  const char* type_name;
-  const char* help;
-};
-const std::vector<TimingFieldInfo>& timing_fields();
-
-// Sets one field from its text ("graph,cold", "10", "0.5"); returns why the text is bad, naming
-// it: "'0' is out of range [1, 1000000]".
-std::optional<std::string> set_timing_field(TimingOptions& timing, TimingField field,
-                                            const std::string& text);
-// Checks that hold between fields (timeout_s >= min_time_s); one line naming both.
-std::optional<std::string> timing_problem(const TimingOptions& timing);
 
 }  // namespace rkv

@@ -18,6 +18,7 @@
 #include "device/device_info_model.h"
 #include "plan/case_spec.h"
 #include "plan/timing_options.h"
+#include "plan/variant.h"
 #include "stats/stats.h"
 #include "timing/variant_result.h"
 #include "validate/disposition.h"
@@ -43,7 +44,7 @@ struct CaseResult {
   double fused_pct_of_bandwidth = 0;       // fused_gbps / copy_bandwidth_gbps * 100
   std::string repro;                       // one command line that reruns this case
 
-  const VariantResult* find_variant(const std::string& name) const;
+  const VariantResult* find_variant(Variant v) const;  // nullptr when it was not timed
 };
 
 struct Report {
@@ -63,28 +64,22 @@ struct ReportFormatError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Writing (report_write.cpp): each struct's JSON.
 void to_json(nlohmann::json& j, const Summary& s);  // keys suffixed _us (samples are microseconds)
-void from_json(const nlohmann::json& j, Summary& s);
 void to_json(nlohmann::json& j, const SpeedupEstimate& s);
-void from_json(const nlohmann::json& j, SpeedupEstimate& s);
 void to_json(nlohmann::json& j, const CaseSpec& s);
-void from_json(const nlohmann::json& j, CaseSpec& s);
 void to_json(nlohmann::json& j, const TimingOptions& t);
-void from_json(const nlohmann::json& j, TimingOptions& t);
 void to_json(nlohmann::json& j, const DeviceInfo& d);
-void from_json(const nlohmann::json& j, DeviceInfo& d);
 void to_json(nlohmann::json& j, const VariantResult& v);
-void from_json(const nlohmann::json& j, VariantResult& v);
 void to_json(nlohmann::json& j, const CaseResult& c);
-void from_json(const nlohmann::json& j, CaseResult& c);
 void to_json(nlohmann::json& j, const Report& r);
-void from_json(const nlohmann::json& j, Report& r);  // throws ReportFormatError
+// Reading (report_read.cpp): throws ReportFormatError naming the key path.
+void from_json(const nlohmann::json& j, Report& r);
 
 std::string report_to_string(const Report& r);  // pretty JSON, newline-terminated
 
-// Writes `path` so that it is either the old file or the whole new report, never half of one:
-// parent folders are created, the JSON goes to `path`.tmp in the same folder, is fsynced and
-// renamed over `path`. Throws std::runtime_error with one line naming the path and the cause.
+// Writes `path` so that it is either the old file or the whole new report, never half of one
+// (io/atomic_file.h). Throws std::runtime_error with one line naming the path and the cause.
 void write_report_atomically(const Report& r, const std::string& path);
 
 // Throws ReportFormatError naming the file: missing, unreadable, not JSON, another

@@ -206,7 +206,7 @@ std::string speedup_cell(const CaseResult* c) {
 std::string fused_cell(const CaseResult* c) {
   if (c == nullptr) return "-";
   if (c->validation != Disposition::passed) return disposition_cell(*c);
-  const VariantResult* f = c->find_variant("fused");
+  const VariantResult* f = c->find_variant(Variant::fused);
   if (f == nullptr || f->us.n == 0) return "-";
   std::string cell = format_us(f->us.median);
   if (c->fused_pct_of_bandwidth > 0) cell += fmt::format(" ({:.0f}%)", c->fused_pct_of_bandwidth);
@@ -300,15 +300,14 @@ std::string render_speedup_tables(const Report& r, TableFormat format) {
 }
 
 std::string render_csv(const Report& r) {
-  static const char* const kVariants[] = {"fused", "pair", "rope", "cache_write"};
   static const char* const kStats[] = {
       "n",       "median_us", "q1_us",     "q3_us",       "min_us",           "max_us",
       "mean_us", "stdev_us",  "rel_noise", "stop_reason", "throttled_samples"};
   std::vector<std::string> header = {"id",    "mode",   "dtype",       "cache_dtype",
                                      "heads", "tokens", "disposition", "mismatches"};
-  for (const char* v : kVariants)
+  for (Variant v : all_variants())
     for (const char* s : kStats)
-      header.push_back(std::string(v) + "_" + s);
+      header.push_back(to_string(v) + "_" + s);
   for (const char* h : {"speedup", "speedup_lo", "speedup_hi", "min_bytes", "floor_us",
                         "fused_gbps", "fused_pct_of_bandwidth", "repro"})
     header.emplace_back(h);
@@ -329,8 +328,8 @@ std::string render_csv(const Report& r) {
                                   std::to_string(c.spec.tokens),
                                   to_string(c.validation),
                                   std::to_string(c.mismatches)};
-    for (const char* name : kVariants) {
-      const VariantResult* v = c.find_variant(name);
+    for (Variant variant : all_variants()) {
+      const VariantResult* v = c.find_variant(variant);
       if (v == nullptr) {
         f.insert(f.end(), std::size(kStats), "");
         continue;

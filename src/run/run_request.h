@@ -7,6 +7,7 @@
 
 #include "plan/sweep_plan.h"
 #include "plan/timing_options.h"
+#include "plan/variant.h"
 
 namespace rkv {
 
@@ -33,7 +34,7 @@ struct RunRequest {
 
   // ---- profile
   int launches = 10;
-  std::vector<std::string> variants{"fused", "pair"};  // of fused, pair, rope, cache_write
+  std::vector<Variant> variants{Variant::fused, Variant::pair};
 };
 
 }  // namespace rkv

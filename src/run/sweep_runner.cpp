@@ -124,10 +124,11 @@ bool all_passed(const Report& r) {
 // pair alone (so a user sees where the pair's time goes).
 std::vector<TimedVariant> case_variants(const DeviceCase& dc) {
   const RopeKvArgs fused = dc.fused_args(), pair = dc.pair_args();
-  return {{"fused", [fused](cudaStream_t s) { return rope_kv_fused(fused, s); }},
-          {"pair", [pair](cudaStream_t s) { return unfused_pair(pair, s); }},
-          {"rope", [pair](cudaStream_t s) { return rope_inplace(pair, s); }},
-          {"cache_write", [pair](cudaStream_t s) { return cache_write(pair, s); }}};
+  return {
+      {to_string(Variant::fused), [fused](cudaStream_t s) { return rope_kv_fused(fused, s); }},
+      {to_string(Variant::pair), [pair](cudaStream_t s) { return unfused_pair(pair, s); }},
+      {to_string(Variant::rope), [pair](cudaStream_t s) { return rope_inplace(pair, s); }},
+      {to_string(Variant::cache_write), [pair](cudaStream_t s) { return cache_write(pair, s); }}};
 }
 
 // One case of a bench sweep across its passes: what pass 0 decided (validation, bytes) and every
@@ -152,8 +153,8 @@ CaseResult case_row(const BenchCase& c, std::size_t mode_index, TimingMode mode,
     r.variants.push_back(summarize_passes(of_variant, device.sm_clock_max_mhz));
   }
   r.floor_us = static_cast<double>(r.min_bytes) / (device.copy_bandwidth_gbps * 1e3);
-  const VariantResult* fused = r.find_variant("fused");
-  const VariantResult* pair = r.find_variant("pair");
+  const VariantResult* fused = r.find_variant(Variant::fused);
+  const VariantResult* pair = r.find_variant(Variant::pair);
   if (fused != nullptr && fused->us.median > 0) {
     r.fused_gbps = static_cast<double>(r.min_bytes) / (fused->us.median * 1e3);
     r.fused_pct_of_bandwidth = 100.0 * r.fused_gbps / device.copy_bandwidth_gbps;
@@ -267,7 +268,7 @@ int run_bench(const RunRequest& inv) {
           c.samples[m].push_back(timer.sample(modes[m], case_variants(dc)));
           const CaseResult so_far = case_row(c, m, modes[m], report.device);
           line += fmt::format(" {}: {:.2f}x ({:.2f} us)", so_far.mode, so_far.speedup->median,
-                              so_far.find_variant("fused")->us.median);
+                              so_far.find_variant(Variant::fused)->us.median);
         }
       } catch (const std::exception& e) {
         c.timed = false;  // a case that failed in any pass reports the failure, not a partial time
@@ -310,9 +311,9 @@ int run_profile(const RunRequest& inv) {
       cuda_check(v.launch(nullptr), "warm-up of " + v.name);
     cuda_check(cudaDeviceSynchronize(), "warm-up");
     cuda_check(cudaProfilerStart(), "cudaProfilerStart");
-    for (const std::string& wanted : inv.variants) {
+    for (Variant wanted : inv.variants) {
       for (const TimedVariant& v : variants) {
-        if (v.name != wanted) continue;
+        if (v.name != to_string(wanted)) continue;
         NvtxRange range(v.name + "|" + spec.id());
         for (int k = 0; k < inv.launches; ++k)
           cuda_check(v.launch(nullptr), "launching " + v.name);
@@ -321,7 +322,7 @@ int run_profile(const RunRequest& inv) {
     }
     cuda_check(cudaProfilerStop(), "cudaProfilerStop");
     fmt::print("profiled {}: {} launches of {}\n", spec.id(), inv.launches,
-               fmt::join(inv.variants, ", "));
+               to_string(inv.variants));
   }
   return 0;
 }

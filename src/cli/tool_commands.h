@@ -1,0 +1,37 @@
+// Inside the CLI: the flags of profile, compare and report, each added to its subcommand and
+// applied to the CliInvocation after CLI11 has split argv (see sweep_commands.h for the why).
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/cli.h"
+
+namespace rkv {
+
+struct ProfileFlags {
+  std::string case_id, launches, variants;
+  CLI::Option *launches_opt = nullptr, *variants_opt = nullptr;
+};
+
+struct CompareFlags {
+  std::string baseline, current, max_slowdown, tolerance, refreshed;
+  bool force = false, markdown = false;
+  CLI::Option *slowdown_opt = nullptr, *tolerance_opt = nullptr, *refreshed_opt = nullptr;
+};
+
+struct ReportFlags {
+  std::string input, format;
+  CLI::Option* format_opt = nullptr;
+};
+
+void add_profile_flags(CLI::App* sub, ProfileFlags* f);
+void add_compare_flags(CLI::App* sub, CompareFlags* f);
+void add_report_flags(CLI::App* sub, ReportFlags* f);
+
+void apply_profile(const ProfileFlags& f, CliInvocation& inv);
+void apply_compare(const CompareFlags& f, CliInvocation& inv);
+void apply_report(const ReportFlags& f, CliInvocation& inv);
+
+}  // namespace rkv

@@ -1,0 +1,179 @@
+// Reading a report back (compare, report): every value through JsonField, so an error names its
+// key path, e.g. "cases[3].spec.dtype: unknown value 'bf17'". Keys this version does not know
+// are left alone: a newer writer may add some without breaking older readers.
+#include <nlohmann/json.hpp>
+
+#include "json/json_field.h"
+#include "json/json_text.h"
+#include "report/report.h"
+#include "text/quote.h"
+
+namespace rkv {
+namespace {
+
+Summary read_summary(const JsonField& j) {
+  Summary s;
+  s.n = j.at("n").as_int32();
+  s.median = j.at("median_us").as_number_or_nan();
+  s.q1 = j.at("q1_us").as_number_or_nan();
+  s.q3 = j.at("q3_us").as_number_or_nan();
+  s.min = j.at("min_us").as_number_or_nan();
+  s.max = j.at("max_us").as_number_or_nan();
+  s.mean = j.at("mean_us").as_number_or_nan();
+  s.stdev = j.at("stdev_us").as_number_or_nan();
+  // rel_noise is derived from the quartiles; it is written for readers, not read back.
+  return s;
+}
+
+SpeedupEstimate read_speedup(const JsonField& j) {
+  SpeedupEstimate s;
+  s.median = j.at("median").as_number_or_nan();
+  s.lo = j.at("lo").as_number_or_nan();
+  s.hi = j.at("hi").as_number_or_nan();
+  if (auto passes = j.find("pass_medians"))  // reports before passes lack it
+    for (const JsonField& m : passes->elements())
+      s.pass_medians.push_back(m.as_number_or_nan());
+  return s;
+}
+
+CaseSpec read_spec(const JsonField& j) {
+  CaseSpec s;
+  s.dtype = j.at("dtype").as_enum(parse_dtype);
+  s.cache_dtype = j.at("cache_dtype").as_enum(parse_cache_dtype);
+  s.heads = j.at("heads").as_enum(HeadConfig::parse);
+  s.style = j.at("style").as_enum(parse_style);
+  s.rot_dim = j.at("rot_dim").as_int32();
+  s.layout = j.at("layout").as_enum(CacheLayout::parse);
+  s.tokens = j.at("tokens").as_int();
+  s.block_size = j.at("block_size").as_int32();
+  s.scale = j.at("scale").as_enum(parse_scale_kind);
+  s.slots = j.at("slots").as_enum(parse_slot_mode);
+  s.query_out = j.at("query_out").as_enum(parse_query_out);
+  s.key_out = j.at("key_out").as_enum(parse_key_out);
+  s.cos_sin_fp32 = j.at("cos_sin_fp32").as_bool();
+  s.seed = j.at("seed").as_uint();
+  return s;
+}
+
+TimingOptions read_timing(const JsonField& j) {
+  TimingOptions t;
+  t.modes.clear();
+  for (const JsonField& m : j.at("modes").elements())
+    t.modes.push_back(m.as_enum(parse_timing_mode));
+  t.min_samples = j.at("min_samples").as_int32();
+  t.max_noise = j.at("max_noise").as_number_or_nan();
+  t.min_time_s = j.at("min_time_s").as_number_or_nan();
+  t.timeout_s = j.at("timeout_s").as_number_or_nan();
+  t.warmup_s = j.at("warmup_s").as_number_or_nan();
+  t.warmup_min = j.at("warmup_min").as_int32();
+  t.graph_launches = j.at("graph_launches").as_int32();
+  t.wall_launches = j.at("wall_launches").as_int32();
+  t.batch_launches = j.at("batch_launches").as_int32();
+  if (auto passes = j.find("passes")) t.passes = passes->as_int32();  // added in 0.2
+  return t;
+}
+
+DeviceInfo read_device(const JsonField& j) {
+  // Versions may have been written as the integers the CUDA API returns; keep their text.
+  auto version = [&](const char* key) {
+    const JsonField v = j.at(key);
+    if (v.is_integer()) return v.number_text();
+    if (!v.is_string()) v.fail("expected a string or an integer, got " + v.describe());
+    return v.as_string();
+  };
+  DeviceInfo d;
+  d.name = j.at("name").as_string();
+  d.sm_count = j.at("sm_count").as_int32();
+  d.l2_bytes = j.at("l2_bytes").as_int();
+  d.cc_major = j.at("cc_major").as_int32();
+  d.cc_minor = j.at("cc_minor").as_int32();
+  d.sm_clock_max_mhz = j.at("sm_clock_max_mhz").as_int32();
+  d.mem_clock_mhz = j.at("mem_clock_mhz").as_int32();
+  d.mem_bus_bits = j.at("mem_bus_bits").as_int32();
+  d.driver_version = version("driver_version");
+  d.runtime_version = version("runtime_version");
+  d.copy_bandwidth_gbps = j.at("copy_bandwidth_gbps").as_number_or_nan();
+  for (const JsonField& floor : j.at("launch_floor_us").members())
+    d.launch_floor_us[floor.key()] = floor.as_number_or_nan();
+  return d;
+}
+
+VariantResult read_variant(const JsonField& j) {
+  VariantResult v;
+  v.us = read_summary(j);  // the statistics sit beside the variant's name
+  v.variant = to_string(j.at("variant").as_enum(parse_variant));
+  v.stop_reason = j.at("stop_reason").as_string();
+  v.throttled_samples = j.at("throttled_samples").as_int32();
+  v.sm_clock_mhz_median = j.at("sm_clock_mhz_median").as_number_or_nan();
+  if (auto passes = j.find("passes"))  // reports before passes lack it
+    for (const JsonField& p : passes->elements())
+      v.passes.push_back(read_summary(p));
+  return v;
+}
+
+CaseResult read_case(const JsonField& j) {
+  CaseResult c;
+  c.id = j.at("id").as_string();
+  c.spec = read_spec(j.at("spec"));
+  c.mode = j.at("mode").as_string();
+  const JsonField v = j.at("validation");
+  c.validation = v.at("disposition").as_enum(parse_disposition);
+  c.mismatches = v.at("mismatches").as_int();
+  c.first_mismatch = v.at("first_mismatch").as_string();
+  c.detail = v.at("detail").as_string();
+  for (const JsonField& e : j.at("variants").elements())
+    c.variants.push_back(read_variant(e));
+  const JsonField speedup = j.at("speedup");
+  if (!speedup.is_null()) c.speedup = read_speedup(speedup);
+  c.min_bytes = j.at("min_bytes").as_int();
+  c.floor_us = j.at("floor_us").as_number_or_nan();
+  c.fused_gbps = j.at("fused_gbps").as_number_or_nan();
+  c.fused_pct_of_bandwidth = j.at("fused_pct_of_bandwidth").as_number_or_nan();
+  c.repro = j.at("repro").as_string();
+  return c;
+}
+
+Report read_report_value(const JsonField& j) {
+  Report r;
+  // The version first: a newer report must fail on its version, not on a renamed key.
+  r.schema_version = j.at("schema_version").as_int32();
+  if (r.schema_version != kReportSchemaVersion)
+    j.fail("schema_version is " + std::to_string(r.schema_version) + "; this rope-kv-bench reads " +
+           std::to_string(kReportSchemaVersion));
+  r.tool_version = j.at("tool_version").as_string();
+  r.git_revision = j.at("git_revision").as_string();
+  r.created_utc = j.at("created_utc").as_string();
+  for (const JsonField& a : j.at("argv").elements())
+    r.argv.push_back(a.as_string());
+  r.command = j.at("command").as_string();
+  r.complete = j.at("complete").as_bool();
+  r.device = read_device(j.at("device"));
+  r.timing = read_timing(j.at("timing"));
+  for (const JsonField& c : j.at("cases").elements())
+    r.cases.push_back(read_case(c));
+  return r;
+}
+
+}  // namespace
+
+void from_json(const nlohmann::json& j, Report& r) {
+  try {
+    r = read_report_value(JsonField(j));
+  } catch (const JsonError& e) {
+    throw ReportFormatError(e.what());
+  }
+}
+
+Report read_report(const std::string& path) {
+  const std::string where = "report " + quote(path, kPathQuoteMax) + ": ";
+  try {
+    const nlohmann::json j = read_json_file(path);
+    if (!j.is_object() || !j.contains("schema_version"))
+      throw ReportFormatError(where + "no schema_version (not a rope-kv-bench report?)");
+    return read_report_value(JsonField(j));
+  } catch (const JsonError& e) {
+    throw ReportFormatError(where + e.what());
+  }
+}
+
+}  // namespace rkv

@@ -1,0 +1,122 @@
+// The report as JSON (docs/report-schema.json is the contract): the to_json of each struct, and
+// the report written whole or not at all.
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.h"
+#include "report/report.h"
+
+namespace rkv {
+
+using nlohmann::json;
+
+void to_json(json& j, const Summary& s) {
+  j = json{{"n", s.n},          {"median_us", s.median}, {"q1_us", s.q1},
+           {"q3_us", s.q3},     {"min_us", s.min},       {"max_us", s.max},
+           {"mean_us", s.mean}, {"stdev_us", s.stdev},   {"rel_noise", s.rel_noise()}};
+}
+
+void to_json(json& j, const SpeedupEstimate& s) {
+  j = json{{"median", s.median}, {"lo", s.lo}, {"hi", s.hi}, {"pass_medians", s.pass_medians}};
+}
+
+void to_json(json& j, const CaseSpec& s) {
+  j = json{{"dtype", to_string(s.dtype)},
+           {"cache_dtype", to_string(s.cache_dtype)},
+           {"heads", s.heads.name()},
+           {"style", to_string(s.style)},
+           {"rot_dim", s.rot_dim},
+           {"layout", s.layout.name()},
+           {"tokens", s.tokens},
+           {"block_size", s.block_size},
+           {"scale", to_string(s.scale)},
+           {"slots", to_string(s.slots)},
+           {"query_out", to_string(s.query_out)},
+           {"key_out", to_string(s.key_out)},
+           {"cos_sin_fp32", s.cos_sin_fp32},
+           {"seed", s.seed}};
+}
+
+void to_json(json& j, const TimingOptions& t) {
+  json modes = json::array();
+  for (TimingMode m : t.modes)
+    modes.push_back(to_string(m));
+  j = json{{"modes", modes},
+           {"min_samples", t.min_samples},
+           {"max_noise", t.max_noise},
+           {"min_time_s", t.min_time_s},
+           {"timeout_s", t.timeout_s},
+           {"warmup_s", t.warmup_s},
+           {"warmup_min", t.warmup_min},
+           {"graph_launches", t.graph_launches},
+           {"wall_launches", t.wall_launches},
+           {"batch_launches", t.batch_launches},
+           {"passes", t.passes}};
+}
+
+void to_json(json& j, const DeviceInfo& d) {
+  j = json{{"name", d.name},
+           {"sm_count", d.sm_count},
+           {"l2_bytes", d.l2_bytes},
+           {"cc_major", d.cc_major},
+           {"cc_minor", d.cc_minor},
+           {"sm_clock_max_mhz", d.sm_clock_max_mhz},
+           {"mem_clock_mhz", d.mem_clock_mhz},
+           {"mem_bus_bits", d.mem_bus_bits},
+           {"driver_version", d.driver_version},
+           {"runtime_version", d.runtime_version},
+           {"copy_bandwidth_gbps", d.copy_bandwidth_gbps},
+           {"launch_floor_us", d.launch_floor_us},
+           {"fingerprint", d.fingerprint()}};
+}
+
+void to_json(json& j, const VariantResult& v) {
+  to_json(j, v.us);  // the statistics sit beside the variant's name: cases[i].variants[k].median_us
+  j["variant"] = v.variant;
+  j["stop_reason"] = v.stop_reason;
+  j["throttled_samples"] = v.throttled_samples;
+  j["sm_clock_mhz_median"] = v.sm_clock_mhz_median;
+  j["passes"] = v.passes;
+}
+
+void to_json(json& j, const CaseResult& c) {
+  j = json{{"id", c.id},
+           {"spec", c.spec},
+           {"mode", c.mode},
+           {"validation",
+            {{"disposition", to_string(c.validation)},
+             {"mismatches", c.mismatches},
+             {"first_mismatch", c.first_mismatch},
+             {"detail", c.detail}}},
+           {"variants", c.variants},
+           {"speedup", c.speedup ? json(*c.speedup) : json(nullptr)},
+           {"min_bytes", c.min_bytes},
+           {"floor_us", c.floor_us},
+           {"fused_gbps", c.fused_gbps},
+           {"fused_pct_of_bandwidth", c.fused_pct_of_bandwidth},
+           {"repro", c.repro}};
+}
+
+void to_json(json& j, const Report& r) {
+  j = json{{"schema_version", r.schema_version},
+           {"tool", "rope-kv-bench"},
+           {"tool_version", r.tool_version},
+           {"git_revision", r.git_revision},
+           {"created_utc", r.created_utc},
+           {"argv", r.argv},
+           {"command", r.command},
+           {"complete", r.complete},
+           {"device", r.device},
+           {"timing", r.timing},
+           {"cases", r.cases}};
+}
+
+std::string report_to_string(const Report& r) {
+  return json(r).dump(2) + "\n";
+}
+
+void write_report_atomically(const Report& r, const std::string& path) {
+  // Serialized first: nothing touches the disk when that fails.
+  write_file_atomically(path, report_to_string(r), "report");
+}
+
+}  // namespace rkv
