@@ -5,11 +5,19 @@ Importing this module (``import rope_kv`` does it when torch was imported first)
 - ``torch.ops.rope_kv.fused``
 - ``torch.ops.rope_kv.unfused_pair``
 
-with the arguments of ``rope_kv.fused`` (no ``style`` and no ``stream``: is_neox says the style,
-and the op launches on PyTorch's current stream, read when it runs, so under CUDA graph capture it
-is the capture stream). They return nothing and declare query, key, key_cache, value_cache and
-query_out mutated: a superset of what a call writes (query is read-only when query_out is given,
-key when write_back_key is False), which is always safe for functionalization.
+with the arguments of ``rope_kv.fused`` in this order::
+
+    (positions, query, key, value, cos_sin_cache, slot_mapping, key_cache, value_cache,
+     k_scale, v_scale, is_neox, kv_cache_dtype, query_out, layout=None, head_size=None,
+     write_back_key=True, pdl=False)
+
+The first thirteen have no defaults (None where unused): torch's dispatcher hands a custom op's
+mutable arguments to it by position, and a defaulted query_out left out of a call is not there.
+There is no ``style`` (is_neox says it) and no ``stream``: the op launches on PyTorch's current
+stream, read when it runs, so under CUDA graph capture it is the capture stream. The ops return
+nothing and declare query, key, key_cache, value_cache and query_out mutated: a superset of what
+a call writes (query is read-only when query_out is given, key when write_back_key is False),
+which is always safe for functionalization.
 
 Their fake (meta) implementations do nothing: the ops create no tensors, and the argument checks
 need real device pointers, so a bad argument is reported when the compiled graph first runs.
@@ -40,13 +48,13 @@ def _define(name, launch):
         slot_mapping: Optional[torch.Tensor],
         key_cache: Optional[torch.Tensor],
         value_cache: Optional[torch.Tensor],
-        k_scale: Optional[torch.Tensor] = None,
-        v_scale: Optional[torch.Tensor] = None,
-        is_neox: bool = True,
-        kv_cache_dtype: str = "auto",
+        k_scale: Optional[torch.Tensor],
+        v_scale: Optional[torch.Tensor],
+        is_neox: bool,
+        kv_cache_dtype: str,
+        query_out: Optional[torch.Tensor],
         layout: Optional[str] = None,
         head_size: Optional[int] = None,
-        query_out: Optional[torch.Tensor] = None,
         write_back_key: bool = True,
         pdl: bool = False,
     ) -> None:
@@ -57,8 +65,8 @@ def _define(name, launch):
 
     @op.register_fake
     def _(positions, query, key, value, cos_sin_cache, slot_mapping, key_cache, value_cache,
-          k_scale=None, v_scale=None, is_neox=True, kv_cache_dtype="auto", layout=None,
-          head_size=None, query_out=None, write_back_key=True, pdl=False):
+          k_scale, v_scale, is_neox, kv_cache_dtype, query_out, layout=None, head_size=None,
+          write_back_key=True, pdl=False):
         return None
 
     return op
