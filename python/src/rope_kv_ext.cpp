@@ -153,12 +153,12 @@ Tensor import_tensor(const char* name, nb::handle obj, bool writable) {
     if (a.dtype().lanes != 1)
       type_error(name, ": expected a scalar dtype, got ", int{a.dtype().lanes}, " lanes");
   };
+  bool read_only = false;
   if (writable && nb::try_cast(obj, t.rw, false)) {
     fill(t.rw);
   } else if (nb::try_cast(obj, t.ro, false)) {
-    if (writable)
-      value_error(name, ": is written, but its producer exported it read-only through DLPack");
     fill(t.ro);
+    read_only = writable;  // a writable import failed where a read-only one worked
   } else {
     type_error(name,
                ": expected a CUDA tensor supporting DLPack (torch.Tensor, cupy.ndarray, "
@@ -167,10 +167,12 @@ Tensor import_tensor(const char* name, nb::handle obj, bool writable) {
   }
   if (device_type != kDLCUDA)
     value_error(name, ": expected a CUDA device tensor, got ", device_text(device_type));
+  if (read_only)
+    value_error(name, ": is written, but its producer exported it read-only through DLPack");
   for (std::size_t i = 0; i < t.strides.size(); ++i) {
+    if (t.shape[i] == 1) t.strides[i] = 0;  // an extent-1 dim's stride is never used: normalize
     if (t.strides[i] < 0)
       value_error(name, ": expected non-negative strides, got strides ", shape_text(t.strides));
-    if (t.shape[i] == 1) t.strides[i] = 0;  // an extent-1 dim's stride is never used: normalize
   }
   return t;
 }
@@ -229,7 +231,7 @@ void require_int64_vector(const Tensor& t, const char* expected) {
   if (!t.is(kInt, 64)) type_error(t.name, ": expected dtype int64, got ", t.dtype());
   if (t.ndim() != 1)
     value_error(t.name, ": expected ", expected, ", got shape ", shape_text(t.shape));
-  require_inner_contiguous(t, "only");
+  require_inner_contiguous(t, "and only");
 }
 
 // ---- memory overlap
