@@ -122,6 +122,23 @@ def test_rope_inplace_then_cache_write_is_the_pair():
 # ---- against PyTorch references
 
 
+def assert_rotation_within_one_ulp(before, after):
+    """query (or query_out) and key of `after` against a float64 rotation of `before`'s."""
+    args0, args1 = before.args, after.args
+    rot, neox = before.meta["rot"], before.meta["neox"]
+    rows = args0["cos_sin_cache"][args0["positions"]].double()
+    cos, sin = rows[:, : rot // 2], rows[:, rot // 2 :]
+    q_result = args1["query_out"] if "query_out" in args1 else args1["query"]
+    for name, result in (("query", q_result), ("key", args1["key"])):
+        exact, terms = rotate_reference(args0[name].double(), cos, sin, rot, neox)
+        ok, err, bound = within_one_ulp(result, exact, terms)
+        assert ok.all(), (f"{name}: {int((~ok).sum())} elements off by more than 1 ulp, worst "
+                          f"{(err / bound).max().item():.3f} bounds")
+        # dims outside the rotated window pass through bit for bit
+        assert torch.equal(result[..., rot:], args0[name][..., rot:])
+    assert torch.equal(args1["value"], args0["value"])
+
+
 @pytest.mark.parametrize("neox", [True, False], ids=["neox", "gptj"])
 @pytest.mark.parametrize("rot", [128, 64])
 @pytest.mark.parametrize("cos_sin", ["fp32", "dtype"])
@@ -132,32 +149,23 @@ def test_rotation_within_one_ulp_of_float64(dtype, cos_sin, rot, neox):
     out = case.clone()
     rope_kv.fused(**out.args)
     torch.cuda.synchronize()
-    args0, args1 = case.args, out.args
-    rows = args0["cos_sin_cache"][args0["positions"]].double()
-    cos, sin = rows[:, : rot // 2], rows[:, rot // 2 :]
-    for name, result in (("query", args1["query_out"]), ("key", args1["key"])):
-        exact, terms = rotate_reference(args0[name].double(), cos, sin, rot, neox)
-        ok, err, bound = within_one_ulp(result, exact, terms)
-        assert ok.all(), (f"{name}: {int((~ok).sum())} elements off by more than 1 ulp, worst "
-                          f"{(err / bound).max().item():.3f} bounds")
-        # dims outside the rotated window pass through bit for bit
-        assert torch.equal(result[..., rot:], args0[name][..., rot:])
-    assert torch.equal(args1["query"], args0["query"])  # query_out given: query is read only
-    assert torch.equal(args1["value"], args0["value"])
+    assert_rotation_within_one_ulp(case, out)
+    assert torch.equal(out.args["query"], case.args["query"])  # query_out given: query read only
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("cache", ["auto", "fp8_e4m3", "fp8_e5m2"])
 @pytest.mark.parametrize("dtype", ["bf16", "fp16", "fp32"])
 def test_caches_match_torch(dtype, cache, layout):
-    """Each cached token's rotated key and its value in its slot (fp8: torch's saturated
-    conversion of the fp32 quotient), the sentinel everywhere else: padding tokens and -1 slots
-    write nothing."""
+    """On every layout and cache dtype: q and k within 1 ulp of float64, and each cached token's
+    rotated key and its value in its slot (fp8: torch's saturated conversion of the fp32
+    quotient), the sentinel everywhere else: padding tokens and -1 slots write nothing."""
     case = make_case(seed=31, dtype=dtype, cache=cache, layout=layout, tokens=45, cached=40,
                      per_head_scale=(cache == "fp8_e5m2"))
     out = case.clone()
     rope_kv.fused(**out.args)
     torch.cuda.synchronize()
+    assert_rotation_within_one_ulp(case, out)
     exp = expected_caches(case, out.args["key"], out.args["value"])
     for name in ("key_cache", "value_cache", "kv_cache"):
         if name in out.base:
