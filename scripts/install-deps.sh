@@ -11,6 +11,23 @@ set -euo pipefail
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libbenchmark-dev
   libgtest-dev)
 
+# The Python package (python/) is built and tested for the python3 on PATH (CMake uses that one):
+# it needs that Python's headers, nanobind, pytest and numpy. Debian's own python3 (no python3 at
+# all counts as that) takes Debian's packages, as PEP 668 keeps pip out of it; where Debian has no
+# python3-nanobind (Debian 12), nanobind alone comes from PyPI into the user's site. Any other
+# python3 (pyenv, a venv, conda) gets what it lacks from PyPI through its own pip, below.
+python_has() { python3 -c "import $1" >/dev/null 2>&1; }
+python_headers() {
+  python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' >/dev/null 2>&1
+}
+debian_python=0
+if ! command -v python3 >/dev/null 2>&1 ||
+  python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' >/dev/null 2>&1; then
+  debian_python=1
+  packages+=(python3 python3-dev python3-pytest python3-numpy)
+  if apt-cache show python3-nanobind >/dev/null 2>&1; then packages+=(python3-nanobind); fi
+fi
+
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   missing=()
   for p in "${packages[@]}"; do
@@ -33,6 +50,23 @@ if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
   fi
 else
   echo "install-deps: not Debian/Ubuntu; install yourself: ${packages[*]} (or your distro's names)" >&2
+fi
+
+# Python: whatever the python3 on PATH still lacks, from PyPI.
+pip_missing=()
+for m in nanobind pytest numpy; do python_has "$m" || pip_missing+=("$m"); done
+if ((${#pip_missing[@]} > 0)); then
+  echo "install-deps: pip installing ${pip_missing[*]} for $(command -v python3)"
+  pip_flags=(-q --disable-pip-version-check)
+  if [[ $(id -u) -eq 0 ]]; then pip_flags+=(--root-user-action=ignore); fi
+  # Debian's python3: only ever nanobind here (the rest came from apt), a build-time package of
+  # headers and sources, into the user site, leaving Debian's own folders alone.
+  if ((debian_python)); then pip_flags+=(--user --break-system-packages); fi
+  python3 -m pip install "${pip_flags[@]}" "${pip_missing[@]}"
+fi
+if ! python_headers; then
+  echo "install-deps: $(command -v python3) has no development headers (Python.h); install them (Debian: python3-dev) or pass -DRKV_BUILD_PYTHON=OFF to CMake" >&2
+  exit 1
 fi
 
 # CMake 3.25: the CUDA::nvtx3 target first came with FindCUDAToolkit in 3.25.
