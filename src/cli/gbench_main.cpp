@@ -46,10 +46,10 @@ std::shared_ptr<DeviceCase> case_buffers(const CaseSpec& spec) {
 }
 
 cudaError_t launch_variant(const std::string& variant, const DeviceCase& dc, cudaStream_t s) {
-  if (variant == "fused") return rope_kv_fused(dc.fused_args(), s);
-  if (variant == "pair") return unfused_pair(dc.pair_args(), s);
-  if (variant == "rope") return rope_inplace(dc.pair_args(), s);
-  return cache_write(dc.pair_args(), s);
+  if (variant == "fused") return rope_kv_fused(dc.args(OutputSlot::a), s);
+  if (variant == "pair") return unfused_pair(dc.args(OutputSlot::b), s);
+  if (variant == "rope") return rope_inplace(dc.args(OutputSlot::b), s);
+  return cache_write(dc.args(OutputSlot::b), s);
 }
 
 void run_case(benchmark::State& state, const CaseSpec& spec, const std::string& variant) {

@@ -12,50 +12,15 @@
 
 #include "device/cuda_check.h"
 #include "device/device_compare.h"
-#include "device/host_bytes.h"
 #include "golden.h"
 #include "rope_kv_check.h"
 #include "unfused_pair.h"
 #include "validate/buffer_coordinates.h"
+#include "validate/host_outputs.h"
 #include "validate/npy.h"
 
 namespace rkv {
 namespace {
-
-// One copy of every buffer the operation writes, in host memory.
-struct HostOutputs {
-  HostBytes qkv, query_out, k_cache, v_cache;
-
-  void download(const OutputBuffers& b) {
-    const std::pair<HostBytes*, const DeviceBuffer*> parts[] = {
-        {&qkv, &b.qkv}, {&query_out, &b.query_out}, {&k_cache, &b.k_cache}, {&v_cache, &b.v_cache}};
-    for (const auto& [host, device] : parts) {
-      host->resize(device->bytes());
-      device->download(host->data(), device->bytes());
-    }
-  }
-  HostBytes& of(BufferKind k) {
-    switch (k) {
-      case BufferKind::qkv:
-        return qkv;
-      case BufferKind::query_out:
-        return query_out;
-      case BufferKind::k_cache:
-        return k_cache;
-      case BufferKind::v_cache:
-        return v_cache;
-    }
-    return qkv;
-  }
-  BufferPointers pointers(const HostInputs& in) {
-    BufferPointers b = input_pointers(in);
-    b.qkv = qkv.data();
-    b.query_out = query_out.empty() ? nullptr : query_out.data();
-    b.k_cache = k_cache.empty() ? nullptr : k_cache.data();
-    b.v_cache = v_cache.empty() ? b.k_cache : v_cache.data();
-    return b;
-  }
-};
 
 constexpr BufferKind kBuffers[] = {BufferKind::qkv, BufferKind::query_out, BufferKind::k_cache,
                                    BufferKind::v_cache};
@@ -187,8 +152,8 @@ void dump_case(const std::string& dir, const TensorPlan& p, const HostInputs& in
 }
 
 // Flips one byte of the fused output: the key cache when the case writes one, else qkv.
-void plant_error(DeviceCase& dc, std::int64_t at) {
-  DeviceBuffer& target = dc.fused.k_cache.bytes() > 0 ? dc.fused.k_cache : dc.fused.qkv;
+void plant_error(OutputBuffers& fused, std::int64_t at) {
+  DeviceBuffer& target = fused.k_cache.bytes() > 0 ? fused.k_cache : fused.qkv;
   if (at >= target.bytes()) throw std::runtime_error("--plant-error offset is past the buffer");
   std::uint8_t byte = 0;
   cuda_check(cudaMemcpy(&byte, static_cast<char*>(target.get()) + at, 1, cudaMemcpyDeviceToHost),
@@ -200,9 +165,13 @@ void plant_error(DeviceCase& dc, std::int64_t at) {
 
 }  // namespace
 
-CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
+CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o, ValidationScratch& scratch) {
   const TensorPlan& p = dc.plan;
-  const RopeKvArgs fused_args = dc.fused_args();
+  // Validation always gives the fused kernel slot A and the pair slot B.
+  const SlotAssignment slots = SlotAssignment::straight();
+  OutputBuffers& fused_out = dc.outputs(slots.fused);
+  OutputBuffers& pair_out = dc.outputs(slots.pair);
+  const RopeKvArgs fused_args = dc.args(slots.fused);
   CaseValidation v;
   if (rope_kv_vector_elems(fused_args) == 0) {
     v.disposition = Disposition::not_supported;
@@ -222,12 +191,12 @@ CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
     into += std::chrono::duration<double>(now - t).count();
     t = now;
   };
-  // Host buffers are reused from case to case (page-locked, grow-only).
-  static HostOutputs golden, fused, init;
-  golden.download(dc.fused);  // the inputs; the golden model then works on them in place
-  if (!o.dump_dir.empty()) init.download(dc.fused);
+  HostOutputs& golden = scratch.golden;
+  HostOutputs& fused = scratch.fused;
+  golden.download(fused_out);  // the inputs; the golden model then works on them in place
+  if (!o.dump_dir.empty()) scratch.inputs.download(fused_out);
   lap(v.inputs_s);
-  cuda_check(unfused_pair(dc.pair_args(), nullptr), "launching the unfused pair");
+  cuda_check(unfused_pair(dc.args(slots.pair), nullptr), "launching the unfused pair");
   cuda_check(rope_kv_fused(fused_args, nullptr), "launching rope_kv_fused");
   // The golden model runs on the host while the kernels run on the device.
   const std::vector<std::int64_t> tokens = golden_tokens(p, o.golden_sample_tokens);
@@ -239,7 +208,7 @@ CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
   cuda_check(cudaDeviceSynchronize(), "running the kernels");
 
   lap(v.kernels_s);
-  if (o.plant_error_at >= 0) plant_error(dc, o.plant_error_at);
+  if (o.plant_error_at >= 0) plant_error(fused_out, o.plant_error_at);
   Mismatch m;
   // The pair always writes rotated keys back; with key_out=cache_only the fused kernel must not,
   // so those columns are left to the golden comparison.
@@ -250,30 +219,29 @@ CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
                    (p.k_col + std::int64_t{p.num_kv_heads} * p.k_head_size) * e};
   }
   m.add(p, BufferKind::qkv,
-        compare_device_bytes(dc.fused.qkv.get(), dc.pair.qkv.get(), p.qkv_bytes(), key_columns),
+        compare_device_bytes(fused_out.qkv.get(), pair_out.qkv.get(), p.qkv_bytes(), key_columns),
         "pair");
-  m.add(
-      p, BufferKind::query_out,
-      compare_device_bytes(dc.fused.query_out.get(), dc.pair.query_out.get(), p.query_out_bytes()),
-      "pair");
-  m.add(
-      p, BufferKind::k_cache,
-      compare_device_bytes(dc.fused.k_cache.get(), dc.pair.k_cache.get(), dc.fused.k_cache.bytes()),
-      "pair");
-  m.add(
-      p, BufferKind::v_cache,
-      compare_device_bytes(dc.fused.v_cache.get(), dc.pair.v_cache.get(), dc.fused.v_cache.bytes()),
-      "pair");
+  m.add(p, BufferKind::query_out,
+        compare_device_bytes(fused_out.query_out.get(), pair_out.query_out.get(),
+                             p.query_out_bytes()),
+        "pair");
+  m.add(p, BufferKind::k_cache,
+        compare_device_bytes(fused_out.k_cache.get(), pair_out.k_cache.get(),
+                             fused_out.k_cache.bytes()),
+        "pair");
+  m.add(p, BufferKind::v_cache,
+        compare_device_bytes(fused_out.v_cache.get(), pair_out.v_cache.get(),
+                             fused_out.v_cache.bytes()),
+        "pair");
 
   lap(v.device_compare_s);
-  fused.download(dc.fused);
+  fused.download(fused_out);
   compare_with_golden(p, dc.host, golden, fused, tokens, m);
   lap(v.host_compare_s);
 
   if (!o.dump_dir.empty()) {
-    static HostOutputs pair;
-    pair.download(dc.pair);
-    dump_case(o.dump_dir, p, dc.host, init, fused, pair, golden);
+    scratch.pair.download(pair_out);
+    dump_case(o.dump_dir, p, dc.host, scratch.inputs, fused, scratch.pair, golden);
   }
 
   v.disposition = m.count == 0 ? Disposition::passed : Disposition::incorrect;
@@ -289,10 +257,11 @@ CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
   return v;
 }
 
-CaseValidation validate_spec(const CaseSpec& spec, const ValidateOptions& o) {
+CaseValidation validate_spec(const CaseSpec& spec, const ValidateOptions& o,
+                             ValidationScratch& scratch) {
   try {
     DeviceCase dc(spec);
-    return validate_case(dc, o);
+    return validate_case(dc, o, scratch);
   } catch (const std::exception& e) {
     CaseValidation v;
     v.disposition = Disposition::failed;
@@ -301,6 +270,15 @@ CaseValidation validate_spec(const CaseSpec& spec, const ValidateOptions& o) {
     if (cudaGetLastError() != cudaSuccess) (void)cudaDeviceSynchronize();
     return v;
   }
+}
+
+}  // namespace rkv
+
+namespace rkv {
+
+CaseValidation validate_spec(const CaseSpec& spec, const ValidateOptions& o) {
+  ValidationScratch scratch;
+  return validate_spec(spec, o, scratch);
 }
 
 }  // namespace rkv

@@ -12,6 +12,7 @@
 #include "device/device_buffers.h"
 #include "plan/case_spec.h"
 #include "validate/disposition.h"
+#include "validate/host_outputs.h"
 
 namespace rkv {
 
@@ -34,11 +35,16 @@ struct CaseValidation {
   double inputs_s = 0, kernels_s = 0, device_compare_s = 0, golden_s = 0, host_compare_s = 0;
 };
 
-// Runs both variants on `dc`'s buffers (which then hold outputs, no longer inputs).
-CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& options);
+// Runs the fused kernel on output slot A and the pair on slot B of `dc` (which then hold outputs,
+// no longer inputs). `scratch` holds the host copies; pass the same one for every case of a sweep.
+CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& options,
+                             ValidationScratch& scratch);
 
 // Validates `spec` from scratch, turning every failure (bad arguments, CUDA errors, out of
 // memory) into a disposition instead of an exception.
+CaseValidation validate_spec(const CaseSpec& spec, const ValidateOptions& options,
+                             ValidationScratch& scratch);
+// The same with host buffers of its own (one-off checks and tests).
 CaseValidation validate_spec(const CaseSpec& spec, const ValidateOptions& options);
 
 }  // namespace rkv
