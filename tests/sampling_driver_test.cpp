@@ -58,6 +58,44 @@ TEST(SamplingDriver, WarmsUpEachVariantThenSamplesInRoundsUntilTheRuleIsMet) {
   EXPECT_EQ(s.calls.size(), 6u + 30u);
 }
 
+// Which variant each round sampled first (right after the clock probe), from the call log.
+std::vector<std::size_t> first_of_each_round(const std::vector<std::size_t>& calls,
+                                             std::size_t warmup_calls, std::size_t n) {
+  std::vector<std::size_t> firsts;
+  for (std::size_t k = warmup_calls; k + n <= calls.size(); k += n)
+    firsts.push_back(calls[k]);
+  return firsts;
+}
+
+TEST(SamplingDriver, RotatingOrderPutsEveryVariantFirstEquallyOften) {
+  FakeSampler s(std::random_device{}());
+  DriverParams p = quick_params();
+  p.rule.min_samples = 12;  // 12 rounds of 4 variants: each first 3 times
+  p.order = SampleOrder::rotating;
+  const std::vector<VariantSamples> out =
+      SamplingDriver(p, [] { return 1.0; }).run(s, {"fused", "pair", "rope", "cache_write"});
+  for (const VariantSamples& v : out)
+    ASSERT_EQ(v.us.size(), 12u);
+  const std::vector<std::size_t> firsts = first_of_each_round(s.calls, 8, 4);
+  ASSERT_EQ(firsts.size(), 12u);
+  for (std::size_t r = 0; r < firsts.size(); ++r)
+    EXPECT_EQ(firsts[r], r % 4) << "round " << r;
+  // Samples still land with their own variant, whatever the order.
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_NEAR(out[i].us.back(), 1.0 + static_cast<double>(i), 1e-3);
+}
+
+TEST(SamplingDriver, FixedOrderAlwaysStartsWithTheFirstVariant) {
+  FakeSampler s(std::random_device{}());
+  DriverParams p = quick_params();
+  p.order = SampleOrder::fixed;
+  SamplingDriver(p, [] { return 1.0; }).run(s, {"fused", "pair", "rope"});
+  const std::vector<std::size_t> firsts = first_of_each_round(s.calls, 6, 3);
+  ASSERT_EQ(firsts.size(), 10u);
+  for (std::size_t f : firsts)
+    EXPECT_EQ(f, 0u);
+}
+
 TEST(SamplingDriver, AVariantThatIsDoneLeavesTheRounds) {
   // Variant 1 is noisy (never converges before the timeout); 0 converges at min_samples.
   class Mixed : public Sampler {
@@ -77,6 +115,54 @@ TEST(SamplingDriver, AVariantThatIsDoneLeavesTheRounds) {
   EXPECT_EQ(out[0].us.size(), 10u);
   EXPECT_EQ(out[1].stop, StopReason::timeout);
   EXPECT_GT(out[1].us.size(), out[0].us.size());
+}
+
+}  // namespace
+}  // namespace rkv
+
+namespace rkv {
+namespace {
+
+// A sampler whose first sample after each clock reading pays `penalty` (as the first launch after
+// the probe's synchronize may): the floor's reason for being sampled in full rounds.
+class AfterProbePenalty : public Sampler {
+ public:
+  double sample(std::size_t) override {
+    const double us = 2.0 + (after_probe ? penalty : 0.0) + 1e-6 * static_cast<double>(++n % 3);
+    after_probe = false;
+    return us;
+  }
+  int launches_per_sample() const override { return 100; }
+  bool after_probe = false;
+  double penalty = 0.5;
+  int n = 0;
+};
+
+double pooled_median(const std::vector<VariantSamples>& out) {
+  std::vector<double> all;
+  for (const VariantSamples& v : out)
+    all.insert(all.end(), v.us.begin(), v.us.end());
+  return summarize(all).median;
+}
+
+TEST(SamplingDriver, AKernelSampledAloneCarriesWhatFollowsTheProbeInEverySample) {
+  DriverParams p = quick_params();
+  p.rule.min_samples = 40;
+  AfterProbePenalty alone, in_rounds;
+  const SamplingDriver a(p, [&] {
+    alone.after_probe = true;
+    return 1.0;
+  });
+  const SamplingDriver b(p, [&] {
+    in_rounds.after_probe = true;
+    return 1.0;
+  });
+  // Sampled alone (how the launch floor used to be taken) every sample follows the probe ...
+  const double floor_alone = pooled_median(a.run(alone, {"empty"}));
+  // ... while in a round of four, as a case's variants are, one sample in four does.
+  const double floor_in_rounds = pooled_median(b.run(in_rounds, {"e", "e", "e", "e"}));
+  EXPECT_NEAR(floor_alone, 2.5, 1e-3);
+  EXPECT_NEAR(floor_in_rounds, 2.0, 1e-3);
 }
 
 }  // namespace

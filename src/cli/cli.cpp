@@ -100,14 +100,14 @@ struct SweepFlags {
 struct TimingFlags {
   std::vector<std::string> text;  // indexed like timing_fields()
   std::vector<CLI::Option*> opts;
-  bool markdown = false, no_validate = false;
+  bool markdown = false, no_validate = false, samples = false;
   std::string json, csv;
   CLI::Option *json_opt = nullptr, *csv_opt = nullptr;
 };
 
 struct ValidateFlags {
   std::string json, dump, golden_sample, threads, plant_error;
-  bool markdown = false;
+  bool markdown = false, dump_all = false;
   CLI::Option *json_opt = nullptr, *dump_opt = nullptr, *golden_opt = nullptr,
               *threads_opt = nullptr, *plant_opt = nullptr;
 };
@@ -203,9 +203,11 @@ void add_validate_flags(CLI::App* sub, ValidateFlags* f, bool with_outputs) {
   if (with_outputs) {
     f->json_opt =
         sub->add_option("--json", f->json, "write the report here (atomically)")->type_name("FILE");
-    f->dump_opt =
-        sub->add_option("--dump", f->dump, "write the inputs and outputs of mismatching cases here")
-            ->type_name("DIR");
+    f->dump_opt = sub->add_option("--dump", f->dump,
+                                  "write one folder per mismatching case (its inputs, every "
+                                  "output, meta.json; docs/dump.md) under DIR")
+                      ->type_name("DIR");
+    sub->add_flag("--dump-all", f->dump_all, "with --dump: write every case, not only mismatching");
     sub->add_flag("--markdown", f->markdown, "print the validation table as Markdown");
     f->plant_opt = sub->add_option("--plant-error", f->plant_error,
                                    "self-test: flip the fused output's byte at this offset of the "
@@ -237,6 +239,8 @@ void add_timing_flags(CLI::App* sub, TimingFlags* f) {
   f->csv_opt = sub->add_option("--csv", f->csv, "write one CSV row per case and mode here")
                    ->type_name("FILE");
   sub->add_flag("--no-validate", f->no_validate, "time without validating first");
+  sub->add_flag("--samples", f->samples,
+                "keep every variant's raw samples of every pass in the report (variants[].raw_us)");
 }
 
 // The largest rotary dim any head config of `axes` allows.
@@ -343,6 +347,8 @@ void apply_validate(const ValidateFlags& f, CliInvocation& inv) {
   if (f.json_opt && f.json_opt->count()) inv.json_out = path_flag("--json", f.json);
   inv.markdown = inv.markdown || f.markdown;
   if (f.dump_opt && f.dump_opt->count()) inv.dump_dir = path_flag("--dump", f.dump);
+  if (f.dump_all && inv.dump_dir.empty()) fail("--dump-all: needs --dump DIR");
+  inv.dump_all = f.dump_all;
   if (f.plant_opt && f.plant_opt->count())
     inv.plant_error_at = int_flag("--plant-error", f.plant_error, 0, 1ll << 40);
   if (f.golden_opt->count())
@@ -369,6 +375,7 @@ void apply_timing(const TimingFlags& f, CliInvocation& inv) {
   if (f.csv_opt->count()) inv.csv_out = path_flag("--csv", f.csv);
   inv.markdown = f.markdown;
   inv.validate_first = !f.no_validate;
+  inv.keep_samples = f.samples;
 }
 
 void apply_profile(const ProfileFlags& f, CliInvocation& inv) {

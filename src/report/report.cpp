@@ -182,6 +182,12 @@ const VariantResult* CaseResult::find_variant(const std::string& name) const {
   return nullptr;
 }
 
+const std::vector<std::vector<double>>* CaseResult::raw_samples_us(
+    const std::string& variant) const {
+  const VariantResult* v = find_variant(variant);
+  return v != nullptr && !v->raw_us.empty() ? &v->raw_us : nullptr;
+}
+
 std::string utc_now_iso8601() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -213,7 +219,11 @@ void from_json(const json& j, Summary& s) {
 }
 
 void to_json(json& j, const SpeedupEstimate& s) {
-  j = json{{"median", s.median}, {"lo", s.lo}, {"hi", s.hi}, {"pass_medians", s.pass_medians}};
+  j = json{{"median", s.median},
+           {"lo", s.lo},
+           {"hi", s.hi},
+           {"pass_medians", s.pass_medians},
+           {"interval_method", s.interval_method}};
 }
 
 void from_json(const json& j, SpeedupEstimate& s) {
@@ -221,6 +231,9 @@ void from_json(const json& j, SpeedupEstimate& s) {
   s.lo = get<double>(j, "lo");
   s.hi = get<double>(j, "hi");
   s.pass_medians = get_optional_numbers(j, "pass_medians");
+  // Optional: reports without it made lo/hi as the quartile hull.
+  s.interval_method =
+      j.contains("interval_method") ? get<std::string>(j, "interval_method") : "quartile_hull";
 }
 
 void to_json(json& j, const CaseSpec& s) {
@@ -271,7 +284,8 @@ void to_json(json& j, const TimingOptions& t) {
            {"graph_launches", t.graph_launches},
            {"wall_launches", t.wall_launches},
            {"batch_launches", t.batch_launches},
-           {"passes", t.passes}};
+           {"passes", t.passes},
+           {"order", to_string(t.order)}};
 }
 
 void from_json(const json& j, TimingOptions& t) {
@@ -295,6 +309,9 @@ void from_json(const json& j, TimingOptions& t) {
   t.wall_launches = get<int>(j, "wall_launches");
   t.batch_launches = get<int>(j, "batch_launches");
   t.passes = j.contains("passes") ? get<int>(j, "passes") : 1;  // added in 0.2, optional
+  // Optional: reports without it sampled in the fixed order.
+  t.order = j.contains("order") ? get_enum<SampleOrder>(j, "order", parse_sample_order)
+                                : SampleOrder::fixed;
 }
 
 void to_json(json& j, const DeviceInfo& d) {
@@ -311,6 +328,7 @@ void to_json(json& j, const DeviceInfo& d) {
            {"copy_bandwidth_gbps", d.copy_bandwidth_gbps},
            {"launch_floor_us", d.launch_floor_us},
            {"fingerprint", d.fingerprint()}};
+  if (!d.launch_floor_runs_us.empty()) j["launch_floor_runs_us"] = d.launch_floor_runs_us;
 }
 
 void from_json(const json& j, DeviceInfo& d) {
@@ -338,6 +356,14 @@ void from_json(const json& j, DeviceInfo& d) {
   for (auto it = floors.begin(); it != floors.end(); ++it)
     d.launch_floor_us[it.key()] =
         within("launch_floor_us", [&] { return get<double>(floors, it.key()); });
+  d.launch_floor_runs_us.clear();  // optional: each floor measurement, per mode
+  if (j.contains("launch_floor_runs_us")) {
+    const json& runs = at(j, "launch_floor_runs_us");
+    if (!runs.is_object()) fail("launch_floor_runs_us: expected an object");
+    for (auto it = runs.begin(); it != runs.end(); ++it)
+      d.launch_floor_runs_us[it.key()] =
+          within("launch_floor_runs_us", [&] { return get_optional_numbers(runs, it.key()); });
+  }
 }
 
 void to_json(json& j, const VariantResult& v) {
@@ -347,6 +373,8 @@ void to_json(json& j, const VariantResult& v) {
   j["throttled_samples"] = v.throttled_samples;
   j["sm_clock_mhz_median"] = v.sm_clock_mhz_median;
   j["passes"] = v.passes;
+  if (!v.output_slots.empty()) j["output_slots"] = v.output_slots;
+  if (!v.raw_us.empty()) j["raw_us"] = v.raw_us;
 }
 
 void from_json(const json& j, VariantResult& v) {
@@ -356,6 +384,28 @@ void from_json(const json& j, VariantResult& v) {
   v.throttled_samples = get<int>(j, "throttled_samples");
   v.sm_clock_mhz_median = get<double>(j, "sm_clock_mhz_median");
   v.passes = j.contains("passes") ? get_array<Summary>(j, "passes") : std::vector<Summary>{};
+  // Optional (bench --samples, and reports before output slots were recorded): empty when absent.
+  v.output_slots.clear();
+  if (j.contains("output_slots")) {
+    const json& slots = at(j, "output_slots");
+    if (!slots.is_array())
+      fail("output_slots: expected an array, got " + std::string(type_name(slots)));
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      const std::string where = "output_slots[" + std::to_string(i) + "]";
+      if (!slots[i].is_string() || (slots[i] != "a" && slots[i] != "b"))
+        fail(where + ": expected \"a\" or \"b\"");
+      v.output_slots.push_back(slots[i].get<std::string>());
+    }
+  }
+  v.raw_us.clear();
+  if (j.contains("raw_us")) {
+    const json& raw = at(j, "raw_us");
+    if (!raw.is_array()) fail("raw_us: expected an array, got " + std::string(type_name(raw)));
+    for (std::size_t p = 0; p < raw.size(); ++p) {
+      const std::string where = "raw_us[" + std::to_string(p) + "]";
+      v.raw_us.push_back(get_optional_numbers(json{{where, raw[p]}}, where));
+    }
+  }
 }
 
 void to_json(json& j, const CaseResult& c) {

@@ -51,7 +51,7 @@ std::vector<BenchCase> run_bench_passes(const RunRequest& inv, Timer& timer,
         c.slots.push_back(slots);
         for (std::size_t m = 0; m < modes.size() && c.timed; ++m) {
           c.samples[m].push_back(timer.sample(modes[m], case_variants(dc, slots)));
-          const CaseResult so_far = case_row(c, m, modes[m], device);
+          const CaseResult so_far = case_row(c, m, modes[m], device, false);
           line += fmt::format(" {}: {:.2f}x ({:.2f} us)", so_far.mode, so_far.speedup->median,
                               so_far.find_variant("fused")->us.median);
         }

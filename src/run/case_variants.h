@@ -11,4 +11,7 @@ namespace rkv {
 
 std::vector<TimedVariant> case_variants(const DeviceCase& dc, SlotAssignment slots);
 
+// How many variants case_variants gives: the size of one sampling round of a case.
+inline constexpr int kCaseVariants = 4;
+
 }  // namespace rkv

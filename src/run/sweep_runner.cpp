@@ -1,5 +1,6 @@
 #include "run/sweep_runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -87,11 +88,24 @@ int run_bench(const RunRequest& inv) {
   report.device = query_device_info();
   report.device.copy_bandwidth_gbps = measure_copy_bandwidth_gbps();
   Timer timer(inv.timing, report.device);
-  for (TimingMode mode : inv.timing.modes)
-    report.device.launch_floor_us[to_string(mode)] = timer.launch_floor_us(mode);
-
+  if (!timer.settle_clock())
+    fmt::print(stderr,
+               "note: the SM clock did not hold 90 % of its maximum ({} MHz) within 1 s; "
+               "throttled_samples will say how far below it the run was\n",
+               report.device.sm_clock_max_mhz);
+  // The floors are measured at the start and again at the end, and the lower one is kept: a
+  // floor is what no variant of the run can go below, wherever in the run it was timed.
+  const auto measure_floors = [&] {
+    for (TimingMode mode : inv.timing.modes)
+      report.device.launch_floor_runs_us[to_string(mode)].push_back(
+          timer.launch_floor_us(mode, kCaseVariants));
+  };
+  measure_floors();
   const std::vector<BenchCase> cases = run_bench_passes(inv, timer, report.device);
-  add_bench_rows(report, cases, inv.timing.modes);
+  if (!interrupted()) measure_floors();
+  for (const auto& [mode, runs] : report.device.launch_floor_runs_us)
+    report.device.launch_floor_us[mode] = *std::min_element(runs.begin(), runs.end());
+  add_bench_rows(report, cases, inv.timing.modes, inv.keep_samples);
   report.complete = !interrupted();
   const TableFormat format = inv.markdown ? TableFormat::markdown : TableFormat::text;
   fmt::print("{}", render_speedup_tables(report, format));

@@ -33,10 +33,13 @@ std::vector<VariantSamples> SamplingDriver::run(Sampler& sampler,
   for (std::size_t i = 0; i < n; ++i)
     out[i].variant = names[i];
   const auto t0 = Clock::now();
-  for (bool all_done = n == 0; !all_done;) {
+  bool all_done = n == 0;
+  for (std::size_t round = 0; !all_done; ++round) {
     const double mhz = sm_clock_mhz_();
     all_done = true;
-    for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t first = params_.order == SampleOrder::rotating ? round % n : 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t i = (first + j) % n;
       VariantSamples& v = out[i];
       if (v.stop != StopReason::running) continue;
       const double us = sampler.sample(i);

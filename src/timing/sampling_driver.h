@@ -5,12 +5,15 @@
 // Warm-up: each variant alone, by time with a floor on the count (module load, clock ramp, graph
 // upload); the samples are discarded. Then rounds: read the SM clock, then one sample of every
 // variant that is not done, so the variants' samples alternate and a drift hits all of them
-// alike. After each sample the variant's StoppingRule decides whether it is done.
+// alike. Round r starts at variant r mod n when the order is `rotating`, so no variant is always
+// the one sampled right after the probe. After each sample the variant's StoppingRule decides
+// whether it is done.
 #pragma once
 
 #include <functional>
 #include <vector>
 
+#include "plan/timing_options.h"
 #include "stats/stats.h"
 #include "timing/sampler.h"
 #include "timing/variant_samples.h"
@@ -21,6 +24,7 @@ struct DriverParams {
   StoppingRule::Params rule;
   double warmup_s = 0.02;
   int warmup_min = 3;
+  SampleOrder order = SampleOrder::rotating;
 };
 
 class SamplingDriver {

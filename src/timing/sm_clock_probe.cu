@@ -8,7 +8,9 @@ namespace rkv {
 namespace {
 
 // SM clock in MHz: SM cycles over global-timer nanoseconds across a ~5 us spin on one thread.
-__global__ void clock_probe_kernel(double* mhz) {
+// The reading goes straight to host-mapped memory: no copy-engine transfer sits between the
+// probe and the round's first sample.
+__global__ void clock_probe_kernel(volatile double* mhz) {
   std::uint64_t t0, t1;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
   const long long c0 = clock64();
@@ -21,8 +23,18 @@ __global__ void clock_probe_kernel(double* mhz) {
 
 }  // namespace
 
-SmClockProbe::SmClockProbe() : slot_(sizeof(double), "clock probe") {
-  cuda_check(cudaMallocHost(&host_, sizeof(double)), "cudaMallocHost");
+SmClockProbe::SmClockProbe() {
+  void* host = nullptr;
+  cuda_check(cudaHostAlloc(&host, sizeof(double), cudaHostAllocMapped),
+             "allocating the clock probe's host-mapped slot");
+  host_ = static_cast<double*>(host);
+  void* device = nullptr;
+  const cudaError_t e = cudaHostGetDevicePointer(&device, host, 0);
+  device_ = static_cast<double*>(device);
+  if (e != cudaSuccess) {
+    cudaFreeHost(host_);
+    throw CudaError("mapping the clock probe's slot", e);
+  }
 }
 
 SmClockProbe::~SmClockProbe() {
@@ -30,12 +42,10 @@ SmClockProbe::~SmClockProbe() {
 }
 
 double SmClockProbe::read_mhz(cudaStream_t stream) {
-  clock_probe_kernel<<<1, 1, 0, stream>>>(static_cast<double*>(slot_.get()));
+  clock_probe_kernel<<<1, 1, 0, stream>>>(device_);
   cuda_check(cudaGetLastError(), "clock probe");
-  cuda_check(cudaMemcpyAsync(host_, slot_.get(), sizeof(double), cudaMemcpyDeviceToHost, stream),
-             "clock probe readback");
   cuda_check(cudaStreamSynchronize(stream), "clock probe");
-  return *host_;
+  return *static_cast<volatile double*>(host_);  // written by the device, not by this thread
 }
 
 }  // namespace rkv

@@ -5,8 +5,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include "device/device_buffers.h"
-
 namespace rkv {
 
 class SmClockProbe {
@@ -20,8 +18,8 @@ class SmClockProbe {
   double read_mhz(cudaStream_t stream);
 
  private:
-  DeviceBuffer slot_;
-  double* host_ = nullptr;  // page-locked
+  double* host_ = nullptr;    // page-locked, mapped into the device's address space
+  double* device_ = nullptr;  // the same slot as the device sees it
 };
 
 }  // namespace rkv

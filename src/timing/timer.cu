@@ -1,17 +1,20 @@
 #include "timing/timer.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
 
 #include "device/captured_graph.h"
 #include "device/cuda_check.h"
-#include "device/device_buffers.h"
+#include "timing/clock_settle.h"
 #include "timing/cold_sampler.h"
 #include "timing/graph_sampler.h"
+#include "timing/l2_flush.h"
 #include "timing/sampling_driver.h"
 #include "timing/sm_clock_probe.h"
+#include "timing/stream_hold.h"
 #include "timing/wall_sampler.h"
 #include "timing/warm_sampler.h"
 
@@ -43,16 +46,15 @@ struct Timer::Impl {
   Stream stream;
   EventPair events;
   SmClockProbe clock;
-  DeviceBuffer l2_flush;  // cold mode: 2x L2, allocated the first time cold mode is used
+  StreamHold hold;                    // cold mode
+  std::unique_ptr<L2Flush> l2_flush;  // cold mode: made the first time cold mode is used
 
   // The one place a timing mode becomes its sampler.
   std::unique_ptr<Sampler> make_sampler(TimingMode mode, const std::vector<TimedVariant>& v) {
     switch (mode) {
       case TimingMode::cold:
-        if (l2_flush.get() == nullptr)
-          l2_flush =
-              DeviceBuffer(2 * std::max<std::int64_t>(device.l2_bytes, 1 << 20), "L2 flush buffer");
-        return std::make_unique<ColdSampler>(stream.get(), events, l2_flush, v);
+        if (!l2_flush) l2_flush = std::make_unique<L2Flush>(device.l2_bytes);
+        return std::make_unique<ColdSampler>(stream.get(), events, hold, *l2_flush, v);
       case TimingMode::warm:
         return std::make_unique<WarmSampler>(stream.get(), events, options.batch_launches, v);
       case TimingMode::graph:
@@ -83,6 +85,7 @@ std::vector<VariantSamples> Timer::sample(TimingMode mode,
   p.rule = stopping_params(m.options);
   p.warmup_s = m.options.warmup_s;
   p.warmup_min = m.options.warmup_min;
+  p.order = m.options.order;
   const SamplingDriver driver(p, [&m] { return m.clock.read_mhz(m.stream.get()); });
   std::vector<std::string> names;
   for (const TimedVariant& v : variants)
@@ -90,9 +93,24 @@ std::vector<VariantSamples> Timer::sample(TimingMode mode,
   return driver.run(*sampler, names);
 }
 
-double Timer::launch_floor_us(TimingMode mode) {
-  const std::vector<TimedVariant> empty{{"empty", launch_empty_kernel}};
-  return summarize(sample(mode, empty).front().us).median;
+bool Timer::settle_clock(double timeout_s) {
+  Impl& m = *impl_;
+  ClockSettle settle(m.device.sm_clock_max_mhz, kThrottleFraction, 3);
+  const auto t0 = std::chrono::steady_clock::now();
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < timeout_s) {
+    launch_spin(m.stream.get(), 2'000'000);  // 2 ms of load between readings
+    if (settle.add(m.clock.read_mhz(m.stream.get()))) return true;
+  }
+  return false;
+}
+
+double Timer::launch_floor_us(TimingMode mode, int round_size) {
+  const std::vector<TimedVariant> empties(static_cast<std::size_t>(std::max(round_size, 1)),
+                                          TimedVariant{"empty", launch_empty_kernel});
+  std::vector<double> pooled;
+  for (const VariantSamples& v : sample(mode, empties))
+    pooled.insert(pooled.end(), v.us.begin(), v.us.end());
+  return summarize(pooled).median;
 }
 
 }  // namespace rkv

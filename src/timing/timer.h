@@ -30,8 +30,18 @@ class Timer {
   // pass's raw samples, in the order given (summarize_passes makes the statistics).
   std::vector<VariantSamples> sample(TimingMode mode, const std::vector<TimedVariant>& variants);
 
-  // The empty-kernel time in `mode`: the launch floor stored in the device block.
-  double launch_floor_us(TimingMode mode);
+  // Keeps the GPU busy in short spins, reading the SM clock between them, until the clock has
+  // held at least kThrottleFraction of `sm_clock_max_mhz` for three readings in a row or
+  // `timeout_s` has passed; true when it settled. Run it before the floors and the first case so
+  // that neither is measured while the clock ramps up from idle.
+  bool settle_clock(double timeout_s = 1.0);
+
+  // The empty-kernel time in `mode`: the launch floor stored in the device block. The empty
+  // kernel is sampled as `round_size` identical variants in rotating rounds and their samples are
+  // pooled, so each floor sample sits in a round exactly as a case's variant sample does (a floor
+  // sampled alone would take every sample right after the clock probe; see docs/methodology.md,
+  // "Floors").
+  double launch_floor_us(TimingMode mode, int round_size);
 
   cudaStream_t stream() const;
 
