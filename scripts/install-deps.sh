@@ -10,6 +10,8 @@ set -euo pipefail
 
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libbenchmark-dev
   libgtest-dev)
+# The dump round-trip test reads validate --dump output back with numpy (scripts/read_dump.py).
+packages+=(python3-numpy)
 
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   missing=()

@@ -64,6 +64,8 @@ ValidateOptions validate_options(const RunRequest& inv) {
   o.golden_sample_tokens = inv.golden_sample_tokens > 0 ? inv.golden_sample_tokens : INT32_MAX;
   o.threads = inv.threads;
   o.dump_dir = inv.dump_dir;
+  o.dump_all = inv.dump_all;
+  o.tool_version = tool_version();
   o.plant_error_at = inv.plant_error_at;
   return o;
 }

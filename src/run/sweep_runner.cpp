@@ -12,12 +12,14 @@
 #include "device/cuda_check.h"
 #include "device/device_buffers.h"
 #include "device/device_info.h"
+#include "report/exit_codes.h"
 #include "report/tables.h"
 #include "run/bench_passes.h"
 #include "run/bench_report.h"
 #include "run/case_variants.h"
 #include "run/run_support.h"
 #include "timing/timer.h"
+#include "validate/case_dump.h"
 #include "validate/validator.h"
 
 namespace rkv {
@@ -37,6 +39,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 int run_validate(const RunRequest& inv) {
   if (const int e = no_gpu_exit()) return e;
+  if (!inv.dump_dir.empty())
+    if (const std::string why = prepare_dump_dir(inv.dump_dir); !why.empty()) {
+      fmt::print(stderr, "rope-kv-bench: error: --dump {}: {}\n", inv.dump_dir, why);
+      return kExitUsage;
+    }
   SigintGuard sigint;
   Report report = report_header(inv, "validate");
   report.device = query_device_info();

@@ -16,8 +16,8 @@
 #include "rope_kv_check.h"
 #include "unfused_pair.h"
 #include "validate/buffer_coordinates.h"
+#include "validate/case_dump.h"
 #include "validate/host_outputs.h"
-#include "validate/npy.h"
 
 namespace rkv {
 namespace {
@@ -115,40 +115,12 @@ void compare_with_golden(const TensorPlan& p, const HostInputs& in, HostOutputs&
   }
 }
 
-void dump_case(const std::string& dir, const TensorPlan& p, const HostInputs& in, HostOutputs& init,
-               HostOutputs& fused, HostOutputs& pair, HostOutputs& golden) {
-  namespace fs = std::filesystem;
-  fs::create_directories(dir);
-  const std::string d = (fs::path(dir) / "").string();
-  write_npy(d + "positions.npy", "<i8", {p.tokens}, in.positions.data(), p.tokens * 8);
-  if (!in.slots.empty())
-    write_npy(d + "slot_mapping.npy", "<i8", {p.cache_tokens}, in.slots.data(), p.cache_tokens * 8);
-  const std::string cs = p.spec.cos_sin_fp32 ? "<f4" : npy_descr(p.spec.dtype);
-  write_npy(d + "cos_sin_cache.npy", cs, {p.max_position, p.rot_dim}, in.cos_sin.data(),
-            static_cast<std::int64_t>(in.cos_sin.size()));
-  if (!in.k_scale.empty()) {
-    const auto n = static_cast<std::int64_t>(in.k_scale.size());
-    write_npy(d + "k_scale.npy", "<f4", {n}, in.k_scale.data(), n * 4);
-    write_npy(d + "v_scale.npy", "<f4", {n}, in.v_scale.data(), n * 4);
-  }
-  const std::string cache_descr = p.cache_elem_bytes == 1 ? "|u1" : npy_descr(p.spec.dtype);
-  const std::pair<const char*, HostOutputs*> copies[] = {
-      {"input", &init}, {"fused", &fused}, {"pair", &pair}, {"golden", &golden}};
-  for (const auto& [name, h] : copies) {
-    const std::string s = std::string("_") + name + ".npy";
-    write_npy(d + "qkv" + s, npy_descr(p.spec.dtype), {p.tokens, p.row_elems}, h->qkv.data(),
-              h->qkv.size());
-    if (!h->query_out.empty())
-      write_npy(d + "query_out" + s, npy_descr(p.spec.dtype),
-                {p.tokens, p.num_q_heads, p.q_head_size}, h->query_out.data(), h->query_out.size());
-    // Caches are flat: element (slot, head, d) sits at the strides in the case's meta line.
-    if (!h->k_cache.empty())
-      write_npy(d + "key_cache" + s, cache_descr, {p.cache_elems}, h->k_cache.data(),
-                h->k_cache.size());
-    if (!h->v_cache.empty())
-      write_npy(d + "value_cache" + s, cache_descr, {p.cache_elems}, h->v_cache.data(),
-                h->v_cache.size());
-  }
+// One copy's host buffers as the dump writer sees them.
+OutputCopy copy_of(HostOutputs& h) {
+  return {{h.qkv.data(), h.qkv.size()},
+          {h.query_out.data(), h.query_out.size()},
+          {h.k_cache.data(), h.k_cache.size()},
+          {h.v_cache.data(), h.v_cache.size()}};
 }
 
 // Flips one byte of the fused output: the key cache when the case writes one, else qkv.
@@ -239,14 +211,23 @@ CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o, Validatio
   compare_with_golden(p, dc.host, golden, fused, tokens, m);
   lap(v.host_compare_s);
 
-  if (!o.dump_dir.empty()) {
-    scratch.pair.download(pair_out);
-    dump_case(o.dump_dir, p, dc.host, scratch.inputs, fused, scratch.pair, golden);
-  }
-
   v.disposition = m.count == 0 ? Disposition::passed : Disposition::incorrect;
   v.mismatches = m.count;
   v.first_mismatch = m.first;
+  if (!o.dump_dir.empty() && (o.dump_all || m.count != 0)) {
+    scratch.pair.download(pair_out);
+    CaseDump d;
+    d.tool_version = o.tool_version;
+    d.disposition = to_string(v.disposition);
+    d.mismatches = m.count;
+    d.first_mismatch = m.first;
+    d.input = copy_of(scratch.inputs);
+    d.fused = copy_of(fused);
+    d.pair = copy_of(scratch.pair);
+    d.golden = copy_of(golden);
+    d.golden_tokens = tokens;
+    write_case_dump(o.dump_dir, p, dc.host, d);
+  }
   v.detail = static_cast<std::int64_t>(tokens.size()) == p.tokens
                  ? "fused = pair = golden on every byte"
                  : fmt::format(

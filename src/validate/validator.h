@@ -19,7 +19,9 @@ namespace rkv {
 struct ValidateOptions {
   std::int64_t golden_sample_tokens = 2048;  // T above this: golden on this many sampled tokens
   int threads = 0;                           // golden model threads; 0 = hardware concurrency
-  std::string dump_dir;                      // non-empty: write inputs and outputs as .npy here
+  std::string dump_dir;      // non-empty: one folder per dumped case here (case_dump.h)
+  bool dump_all = false;     // dump every case, not only those that come out `incorrect`
+  std::string tool_version;  // written into every dump's meta.json
   // Self-test of the checker (--plant-error): after the kernels ran, flip one byte of the fused
   // output at this offset into the key cache (or qkv for RoPE-only cases); -1 = off. The case
   // must then come out `incorrect`, naming that byte.
