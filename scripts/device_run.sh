@@ -5,12 +5,21 @@
 #        rope-kv-gbench, rkv_tests, libbenchmark.so.1debian, built here and carried)
 # Steps, and the file each adds under $OUT (every step also appends its output to log.txt):
 #   info      nvidia-smi.csv (GPU, driver, clocks, power)     tests     gtest.json (rkv_tests)
-#   smoke     (log only) validate configs/ci-smoke.json        seed      seed-table-run1.json
+#   smoke     (log only) validate configs/ci-smoke.json        seed      seed-table-$SEED_TAG.json
 #   seed2     seed-table-run2.json                             matrix    validate-full-matrix.json
+#             (SEED_TAG: default run1; one seed step per device call for runs on fresh machines)
 #   sanitize  sanitizer.log (every tool's log, then summary)   ncu       ncu-summary.txt (fused,
 #             N=2048 and N=1, bf16|auto|32x8x128|neox|nhd)     gbench    gbench.json (ci-smoke)
 #   decode    decode.json                                      prefill   prefill.json
 #   ab        ab.tar.gz: $BIN and every $BIN/exp-*/ build on configs/kernel-ab-*.json
+#   ncu-table ncu-vs-tool.md, ncu-vs-tool.json (scripts/ncu_vs_tool.sh: fused cold and warm, tool
+#             vs ncu gpu__time_duration, bf16 GQA and MHA, N=1..65536), ncu-raw.tar.gz
+#   dumps     dumps-read.txt (scripts/read_dump.py over validate --dump-all of one MLA, one packed
+#             and one fp8 per-head case), dumps.tar.gz (the dump folders)
+#   noise     noise.json (bench configs/decode.json --samples), noise.txt (timing_summary.py:
+#             fused vs pair noise per mode, floor checks)
+#   floor     floor.json (a decode subset in wall and graph mode), floor.txt (timing_summary.py:
+#             each floor measurement, how many variant medians lie below the floor)
 # Always: steps.txt (step, exit code, wall seconds, one line per step as it ends) and log.txt.
 # env: STEP_TIMEOUT (s, default 290) bounds every step but sanitize; bench/validate get SIGINT,
 #      which they answer by writing what they measured, marked incomplete. SANITIZER_TOOLS and
@@ -19,7 +28,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
 if (($# == 0)) || [[ -z ${OUT:-} ]]; then
-  sed -n '2,19s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,28s/^# \{0,1\}//p' "$0" >&2
   exit 4
 fi
 bin=${BIN:-dist}
@@ -74,7 +83,9 @@ step_tests() {
   timeout -k 10 "$limit" "$bin/rkv_tests" --gtest_brief=1 --gtest_output="json:$OUT/gtest.json"
 }
 step_smoke() { bench validate --config configs/ci-smoke.json; }
-step_seed() { bench bench --config configs/seed-table.json --json "$OUT/seed-table-run1.json"; }
+step_seed() {
+  bench bench --config configs/seed-table.json --json "$OUT/seed-table-${SEED_TAG:-run1}.json"
+}
 step_seed2() { bench bench --config configs/seed-table.json --json "$OUT/seed-table-run2.json"; }
 step_matrix() {
   bench validate --config configs/full-matrix.json --json "$OUT/validate-full-matrix.json"
@@ -130,11 +141,40 @@ step_ab() {
   return $rc
 }
 step_decode() { bench bench --config configs/decode.json --json "$OUT/decode.json"; }
+step_ncu-table() {
+  local rc=0
+  timeout -k 10 "$limit" bash scripts/ncu_vs_tool.sh "$scratch/ncu-table" \
+    "$bin/rope-kv-bench" || rc=1
+  cp "$scratch"/ncu-table/ncu-vs-tool.{md,json} "$OUT/" 2>/dev/null || rc=1
+  tar -C "$scratch" -czf "$OUT/ncu-raw.tar.gz" ncu-table
+  return $rc
+}
+# The three dumps the issue asks for: MLA, a packed cache layout, fp8 with per-head scales.
+step_dumps() {
+  local rc=0
+  bench validate --case 'bf16|fp8_e4m3|mla:16|gptj|nhd|N=16' \
+    --case 'fp16|auto|32x8x128|neox|packed_hnd|N=16' \
+    --case 'bf16|fp8_e4m3|32x8x128|neox|nhd|N=16|scale=head' \
+    --dump "$scratch/dumps" --dump-all --json "$scratch/dumps/validate.json" || rc=1
+  python3 scripts/read_dump.py "$scratch/dumps" >"$OUT/dumps-read.txt" || rc=1
+  cat "$OUT/dumps-read.txt"
+  tar -C "$scratch" -czf "$OUT/dumps.tar.gz" dumps
+  return $rc
+}
+step_noise() {
+  bench bench --config configs/decode.json --samples --json "$OUT/noise.json" || return 1
+  python3 scripts/timing_summary.py "$OUT/noise.json" | tee "$OUT/noise.txt"
+}
+step_floor() {
+  bench bench --config configs/decode.json --heads 32x8x128,32x32x128 --mode wall,graph \
+    --json "$OUT/floor.json" || return 1
+  python3 scripts/timing_summary.py "$OUT/floor.json" | tee "$OUT/floor.txt"
+}
 step_prefill() { bench bench --config configs/prefill.json --json "$OUT/prefill.json"; }
 
 for s in "$@"; do
   if ! declare -F "step_$s" >/dev/null; then
-    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize ncu gbench decode prefill ab)" | tee -a "$log"
+    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize ncu gbench decode prefill ab ncu-table dumps noise floor)" | tee -a "$log"
     echo "$s 4 0" >>"$OUT/steps.txt"
     continue
   fi

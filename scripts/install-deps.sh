@@ -10,6 +10,8 @@ set -euo pipefail
 
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libbenchmark-dev
   libgtest-dev)
+# The dump round-trip test reads validate --dump output back with numpy (scripts/read_dump.py).
+packages+=(python3-numpy)
 
 # The Python package (python/) is built and tested for the python3 on PATH (CMake uses that one):
 # it needs that Python's headers, nanobind, pytest and numpy. Debian's own python3 (no python3 at

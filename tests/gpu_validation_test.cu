@@ -309,8 +309,8 @@ TEST_F(GpuPlantedError, OffsetPastTheBufferFails) {
 
 // Everything rope_kv_fused may write, so a test can show nothing changed.
 std::vector<std::uint8_t> written_bytes(const DeviceCase& dc) {
-  std::vector<std::uint8_t> all = dc.fused.qkv.to_host();
-  for (const DeviceBuffer* b : {&dc.fused.query_out, &dc.fused.k_cache, &dc.fused.v_cache}) {
+  std::vector<std::uint8_t> all = dc.slot_a.qkv.to_host();
+  for (const DeviceBuffer* b : {&dc.slot_a.query_out, &dc.slot_a.k_cache, &dc.slot_a.v_cache}) {
     const std::vector<std::uint8_t> part = b->to_host();
     all.insert(all.end(), part.begin(), part.end());
   }
@@ -324,7 +324,7 @@ void expect_refused_without_writing(Spoil spoil) {
   DeviceCase dc(
       make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 64), RopeStyle::neox, "nhd", 8));
   const std::vector<std::uint8_t> before = written_bytes(dc);
-  RopeKvArgs a = dc.fused_args();
+  RopeKvArgs a = dc.args(OutputSlot::a);
   spoil(a);
   EXPECT_EQ(rope_kv_fused(a, nullptr), cudaErrorInvalidValue);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
@@ -347,7 +347,7 @@ TEST_F(GpuLauncher, RefusesShapesNoWidthDivides) {
       make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 66), RopeStyle::neox, "nhd", 8);
   DeviceCase dc(s);
   const std::vector<std::uint8_t> before = written_bytes(dc);
-  const RopeKvArgs a = dc.fused_args();
+  const RopeKvArgs a = dc.args(OutputSlot::a);
   ASSERT_EQ(rope_kv_vector_elems(a), 0);
   EXPECT_EQ(rope_kv_fused(a, nullptr), cudaErrorInvalidValue);
   EXPECT_EQ(unfused_pair(a, nullptr), cudaErrorInvalidValue);
@@ -367,7 +367,7 @@ TEST_F(GpuLauncher, NoTokensIsANoOp) {
   DeviceCase dc(
       make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 64), RopeStyle::neox, "nhd", 8));
   const std::vector<std::uint8_t> before = written_bytes(dc);
-  RopeKvArgs a = dc.fused_args();
+  RopeKvArgs a = dc.args(OutputSlot::a);
   a.num_tokens = a.num_cache_tokens = 0;
   EXPECT_EQ(rope_kv_fused(a, nullptr), cudaSuccess);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);

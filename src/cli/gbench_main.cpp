@@ -47,15 +47,16 @@ std::shared_ptr<DeviceCase> case_buffers(const CaseSpec& spec) {
 }
 
 cudaError_t launch_variant(Variant variant, const DeviceCase& dc, cudaStream_t s) {
+  // The fused kernel writes slot a's outputs, the pair slot b's (one case, one assignment).
   switch (variant) {
     case Variant::fused:
-      return rope_kv_fused(dc.fused_args(), s);
+      return rope_kv_fused(dc.args(OutputSlot::a), s);
     case Variant::pair:
-      return unfused_pair(dc.pair_args(), s);
+      return unfused_pair(dc.args(OutputSlot::b), s);
     case Variant::rope:
-      return rope_inplace(dc.pair_args(), s);
+      return rope_inplace(dc.args(OutputSlot::b), s);
     case Variant::cache_write:
-      return cache_write(dc.pair_args(), s);
+      return cache_write(dc.args(OutputSlot::b), s);
   }
   return cudaErrorInvalidValue;
 }

@@ -36,9 +36,11 @@ void add_validate_flags(CLI::App* sub, ValidateFlags* f, bool with_outputs) {
   if (with_outputs) {
     f->json_opt =
         sub->add_option("--json", f->json, "write the report here (atomically)")->type_name("FILE");
-    f->dump_opt =
-        sub->add_option("--dump", f->dump, "write the inputs and outputs of mismatching cases here")
-            ->type_name("DIR");
+    f->dump_opt = sub->add_option("--dump", f->dump,
+                                  "write one folder per mismatching case (its inputs, every "
+                                  "output, meta.json; docs/dump.md) under DIR")
+                      ->type_name("DIR");
+    sub->add_flag("--dump-all", f->dump_all, "with --dump: write every case, not only mismatching");
     sub->add_flag("--markdown", f->markdown, "print the validation table as Markdown");
     f->plant_opt = sub->add_option("--plant-error", f->plant_error,
                                    "self-test: flip the fused output's byte at this offset of the "
@@ -70,6 +72,8 @@ void add_timing_flags(CLI::App* sub, TimingFlags* f) {
   f->csv_opt = sub->add_option("--csv", f->csv, "write one CSV row per case and mode here")
                    ->type_name("FILE");
   sub->add_flag("--no-validate", f->no_validate, "time without validating first");
+  sub->add_flag("--samples", f->samples,
+                "keep every variant's raw samples of every pass in the report (variants[].raw_us)");
 }
 
 CaseSpec case_flag(const std::string& id) {
@@ -153,6 +157,8 @@ void apply_validate(const ValidateFlags& f, CliInvocation& inv) {
   if (f.json_opt && f.json_opt->count()) inv.json_out = path_flag("--json", f.json);
   inv.markdown = inv.markdown || f.markdown;
   if (f.dump_opt && f.dump_opt->count()) inv.dump_dir = path_flag("--dump", f.dump);
+  if (f.dump_all && inv.dump_dir.empty()) usage_fail("--dump-all: needs --dump DIR");
+  inv.dump_all = f.dump_all;
   if (f.plant_opt && f.plant_opt->count())
     inv.plant_error_at = int_flag("--plant-error", f.plant_error, 0, std::int64_t{1} << 40);
   if (f.golden_opt->count())
@@ -178,6 +184,7 @@ void apply_timing(const TimingFlags& f, CliInvocation& inv) {
   if (f.csv_opt->count()) inv.csv_out = path_flag("--csv", f.csv);
   inv.markdown = f.markdown;
   inv.validate_first = !f.no_validate;
+  inv.keep_samples = f.samples;
 }
 
 }  // namespace rkv

@@ -26,14 +26,14 @@ struct SweepFlags {
 struct TimingFlags {
   std::vector<std::string> text;  // indexed like timing_fields()
   std::vector<CLI::Option*> opts;
-  bool markdown = false, no_validate = false;
+  bool markdown = false, no_validate = false, samples = false;
   std::string json, csv;
   CLI::Option *json_opt = nullptr, *csv_opt = nullptr;
 };
 
 struct ValidateFlags {
   std::string json, dump, golden_sample, threads, plant_error;
-  bool markdown = false;
+  bool markdown = false, dump_all = false;
   CLI::Option *json_opt = nullptr, *dump_opt = nullptr, *golden_opt = nullptr,
               *threads_opt = nullptr, *plant_opt = nullptr;
 };

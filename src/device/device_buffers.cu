@@ -175,7 +175,7 @@ DeviceCase::DeviceCase(const CaseSpec& spec)
   cos_sin = DeviceBuffer(static_cast<std::int64_t>(host.cos_sin.size()), "cos_sin_cache");
   cos_sin.upload(host.cos_sin.data(), cos_sin.bytes());
 
-  for (OutputBuffers* out : {&fused, &pair}) {
+  for (OutputBuffers* out : {&slot_a, &slot_b}) {
     out->qkv = DeviceBuffer(plan.qkv_bytes(), "qkv");
     out->query_out = DeviceBuffer(plan.query_out_bytes(), "query_out");
     if (plan.has_slots()) {
@@ -183,21 +183,25 @@ DeviceCase::DeviceCase(const CaseSpec& spec)
       if (plan.cache_tensors == 2) out->v_cache = DeviceBuffer(plan.cache_bytes(), "value cache");
     }
   }
-  fill_values_device(fused.qkv.get(), spec.dtype, plan.tokens * plan.row_elems, seed,
+  fill_values_device(slot_a.qkv.get(), spec.dtype, plan.tokens * plan.row_elems, seed,
                      static_cast<std::uint64_t>(FillStream::qkv));
   // Each sentinel-filled buffer gets its own pattern (seed offsets), so a copy between them shows.
-  fill_sentinel_device(fused.query_out.get(), fused.query_out.bytes(), seed + 1);
-  fill_sentinel_device(fused.k_cache.get(), fused.k_cache.bytes(), seed + 2);
-  fill_sentinel_device(fused.v_cache.get(), fused.v_cache.bytes(), seed + 3);
-  const std::pair<DeviceBuffer*, DeviceBuffer*> copies[] = {{&fused.qkv, &pair.qkv},
-                                                            {&fused.query_out, &pair.query_out},
-                                                            {&fused.k_cache, &pair.k_cache},
-                                                            {&fused.v_cache, &pair.v_cache}};
+  fill_sentinel_device(slot_a.query_out.get(), slot_a.query_out.bytes(), seed + 1);
+  fill_sentinel_device(slot_a.k_cache.get(), slot_a.k_cache.bytes(), seed + 2);
+  fill_sentinel_device(slot_a.v_cache.get(), slot_a.v_cache.bytes(), seed + 3);
+  const std::pair<DeviceBuffer*, DeviceBuffer*> copies[] = {{&slot_a.qkv, &slot_b.qkv},
+                                                            {&slot_a.query_out, &slot_b.query_out},
+                                                            {&slot_a.k_cache, &slot_b.k_cache},
+                                                            {&slot_a.v_cache, &slot_b.v_cache}};
   for (const auto& [from, to] : copies)
     if (from->bytes() > 0)
       cuda_check(cudaMemcpy(to->get(), from->get(), from->bytes(), cudaMemcpyDeviceToDevice),
-                 "copying inputs for the unfused pair");
+                 "copying slot A's inputs into slot B");
   cuda_check(cudaDeviceSynchronize(), "preparing case buffers");
+}
+
+const char* to_string(OutputSlot s) {
+  return s == OutputSlot::a ? "a" : "b";
 }
 
 RopeKvArgs DeviceCase::args(const OutputBuffers& out) const {

@@ -1,5 +1,7 @@
 // Device memory for one case: the read-only inputs once, and two copies of everything the
-// operation writes (one for the fused kernel, one for the unfused pair), filled identically.
+// operation writes (slots A and B), filled identically. Which variant writes which slot is a
+// SlotAssignment: validation gives the fused kernel A and the pair B; `bench` swaps them on odd
+// passes, so the slots are named by place, never by the variant that happens to use them.
 #pragma once
 
 #include <cstdint>
@@ -38,19 +40,31 @@ struct OutputBuffers {
   void* v_cache_ptr() const { return v_cache.get() != nullptr ? v_cache.get() : k_cache.get(); }
 };
 
+enum class OutputSlot { a, b };
+const char* to_string(OutputSlot s);  // "a", "b"
+
+// Which output slot the fused kernel writes and which the unfused pair (and its two kernels).
+struct SlotAssignment {
+  OutputSlot fused = OutputSlot::a;
+  OutputSlot pair = OutputSlot::b;
+  static SlotAssignment straight() { return {OutputSlot::a, OutputSlot::b}; }
+  static SlotAssignment swapped() { return {OutputSlot::b, OutputSlot::a}; }
+};
+
 struct DeviceCase {
   TensorPlan plan;
   HostInputs host;
   DeviceBuffer positions, slots, k_scale, v_scale, cos_sin;
-  OutputBuffers fused, pair;
+  OutputBuffers slot_a, slot_b;
 
   // Allocates, fills q/k/v from the seed, pre-fills caches and query_out with the sentinel
-  // pattern, uploads the small inputs and makes `pair` a byte copy of `fused`.
+  // pattern, uploads the small inputs and makes slot B a byte copy of slot A.
   explicit DeviceCase(const CaseSpec& spec);
 
+  OutputBuffers& outputs(OutputSlot s) { return s == OutputSlot::a ? slot_a : slot_b; }
+  const OutputBuffers& outputs(OutputSlot s) const { return s == OutputSlot::a ? slot_a : slot_b; }
+  RopeKvArgs args(OutputSlot s) const { return args(outputs(s)); }
   RopeKvArgs args(const OutputBuffers& out) const;
-  RopeKvArgs fused_args() const { return args(fused); }
-  RopeKvArgs pair_args() const { return args(pair); }
 };
 
 // Device fills matching fill_values_host / fill_sentinel_host byte for byte.

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace rkv {
 
@@ -24,6 +25,9 @@ struct DeviceInfo {
   std::string runtime_version;     // "12.8"
   double copy_bandwidth_gbps = 0;  // large device-to-device copy: (bytes read + written) / time
   std::map<std::string, double> launch_floor_us;  // timing mode name -> empty-kernel time
+  // Each measurement of the floor (mode name -> [at the start of the run, at its end]);
+  // launch_floor_us holds the lower. Empty in reports written before the key existed.
+  std::map<std::string, std::vector<double>> launch_floor_runs_us;
 
   // Results are only comparable on the same GPU, driver and CUDA runtime: name|sms|driver|runtime.
   std::string fingerprint() const;

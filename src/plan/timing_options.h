@@ -12,6 +12,20 @@ enum class TimingMode { cold, warm, graph, wall };
 std::string to_string(TimingMode m);
 std::optional<TimingMode> parse_timing_mode(const std::string& s);
 
+// The order of the variants within one sampling round (sampling_driver.h). `rotating` starts
+// round r at variant r mod n, so each variant is the one sampled right after the SM clock probe
+// equally often; `fixed` (every report written before the key existed) always started with the
+// first variant, the fused kernel, which then carried whatever the probe left behind.
+enum class SampleOrder { fixed, rotating };
+inline std::string to_string(SampleOrder o) {
+  return o == SampleOrder::fixed ? "fixed" : "rotating";
+}
+inline std::optional<SampleOrder> parse_sample_order(const std::string& s) {
+  if (s == "fixed") return SampleOrder::fixed;
+  if (s == "rotating") return SampleOrder::rotating;
+  return std::nullopt;
+}
+
 struct TimingOptions {
   std::vector<TimingMode> modes{TimingMode::graph};
   // Stopping rule, per variant (src/stats.h): at least min_samples samples and min_time_s of
@@ -32,6 +46,7 @@ struct TimingOptions {
   // the speedup interval spans every pass's (stats.h, pooled_speedup). More than one pass is what
   // makes the interval cover run-to-run drift, not only the noise within one sampling burst.
   int passes = 1;
+  SampleOrder order = SampleOrder::rotating;
 };
 
 }  // namespace rkv

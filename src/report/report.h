@@ -45,6 +45,9 @@ struct CaseResult {
   std::string repro;                       // one command line that reruns this case
 
   const VariantResult* find_variant(Variant v) const;  // nullptr when it was not timed
+  // The raw samples of `variant`, [pass][sample] in microseconds per launch (VariantResult::
+  // raw_us); nullptr when the variant is not there or the run did not keep them (bench --samples).
+  const std::vector<std::vector<double>>* raw_samples_us(Variant variant) const;
 };
 
 struct Report {

@@ -12,6 +12,11 @@ const VariantResult* CaseResult::find_variant(Variant v) const {
   return nullptr;
 }
 
+const std::vector<std::vector<double>>* CaseResult::raw_samples_us(Variant variant) const {
+  const VariantResult* v = find_variant(variant);
+  return v != nullptr && !v->raw_us.empty() ? &v->raw_us : nullptr;
+}
+
 std::string utc_now_iso8601() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};

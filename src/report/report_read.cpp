@@ -33,6 +33,11 @@ SpeedupEstimate read_speedup(const JsonField& j) {
   if (auto passes = j.find("pass_medians"))  // reports before passes lack it
     for (const JsonField& m : passes->elements())
       s.pass_medians.push_back(m.as_number_or_nan());
+  // Optional: reports without it made lo/hi as the quartile hull.
+  if (auto method = j.find("interval_method"))
+    s.interval_method = method->as_string();
+  else
+    s.interval_method = "quartile_hull";
   return s;
 }
 
@@ -70,6 +75,9 @@ TimingOptions read_timing(const JsonField& j) {
   t.wall_launches = j.at("wall_launches").as_int32();
   t.batch_launches = j.at("batch_launches").as_int32();
   if (auto passes = j.find("passes")) t.passes = passes->as_int32();  // added in 0.2
+  // Optional: reports without it sampled in the fixed order.
+  t.order = SampleOrder::fixed;
+  if (auto order = j.find("order")) t.order = order->as_enum(parse_sample_order);
   return t;
 }
 
@@ -95,6 +103,10 @@ DeviceInfo read_device(const JsonField& j) {
   d.copy_bandwidth_gbps = j.at("copy_bandwidth_gbps").as_number_or_nan();
   for (const JsonField& floor : j.at("launch_floor_us").members())
     d.launch_floor_us[floor.key()] = floor.as_number_or_nan();
+  if (auto runs = j.find("launch_floor_runs_us"))  // optional: each floor measurement, per mode
+    for (const JsonField& mode : runs->members())
+      for (const JsonField& us : mode.elements())
+        d.launch_floor_runs_us[mode.key()].push_back(us.as_number_or_nan());
   return d;
 }
 
@@ -108,6 +120,20 @@ VariantResult read_variant(const JsonField& j) {
   if (auto passes = j.find("passes"))  // reports before passes lack it
     for (const JsonField& p : passes->elements())
       v.passes.push_back(read_summary(p));
+  // Optional (bench --samples, and reports before output slots were recorded): empty when absent.
+  if (auto slots = j.find("output_slots"))
+    for (const JsonField& slot : slots->elements()) {
+      const std::string name = slot.as_string();
+      if (name != "a" && name != "b") slot.fail("expected \"a\" or \"b\", got " + quote(name));
+      v.output_slots.push_back(name);
+    }
+  if (auto raw = j.find("raw_us"))
+    for (const JsonField& pass : raw->elements()) {
+      std::vector<double> us;
+      for (const JsonField& x : pass.elements())
+        us.push_back(x.as_number_or_nan());
+      v.raw_us.push_back(std::move(us));
+    }
   return v;
 }
 

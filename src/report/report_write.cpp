@@ -16,7 +16,11 @@ void to_json(json& j, const Summary& s) {
 }
 
 void to_json(json& j, const SpeedupEstimate& s) {
-  j = json{{"median", s.median}, {"lo", s.lo}, {"hi", s.hi}, {"pass_medians", s.pass_medians}};
+  j = json{{"median", s.median},
+           {"lo", s.lo},
+           {"hi", s.hi},
+           {"pass_medians", s.pass_medians},
+           {"interval_method", s.interval_method}};
 }
 
 void to_json(json& j, const CaseSpec& s) {
@@ -50,7 +54,8 @@ void to_json(json& j, const TimingOptions& t) {
            {"graph_launches", t.graph_launches},
            {"wall_launches", t.wall_launches},
            {"batch_launches", t.batch_launches},
-           {"passes", t.passes}};
+           {"passes", t.passes},
+           {"order", to_string(t.order)}};
 }
 
 void to_json(json& j, const DeviceInfo& d) {
@@ -67,6 +72,7 @@ void to_json(json& j, const DeviceInfo& d) {
            {"copy_bandwidth_gbps", d.copy_bandwidth_gbps},
            {"launch_floor_us", d.launch_floor_us},
            {"fingerprint", d.fingerprint()}};
+  if (!d.launch_floor_runs_us.empty()) j["launch_floor_runs_us"] = d.launch_floor_runs_us;
 }
 
 void to_json(json& j, const VariantResult& v) {
@@ -76,6 +82,8 @@ void to_json(json& j, const VariantResult& v) {
   j["throttled_samples"] = v.throttled_samples;
   j["sm_clock_mhz_median"] = v.sm_clock_mhz_median;
   j["passes"] = v.passes;
+  if (!v.output_slots.empty()) j["output_slots"] = v.output_slots;
+  if (!v.raw_us.empty()) j["raw_us"] = v.raw_us;
 }
 
 void to_json(json& j, const CaseResult& c) {

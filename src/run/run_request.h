@@ -20,12 +20,14 @@ struct RunRequest {
   // ---- bench
   TimingOptions timing;        // the config's "timing", then the timing flags
   bool validate_first = true;  // --no-validate clears it
+  bool keep_samples = false;   // --samples: every variant's raw samples go into the report
   bool markdown = false;       // --markdown: print the tables as Markdown (also validate, compare)
   std::string csv_out;         // --csv FILE
   std::string json_out;        // --json FILE (bench, validate)
 
   // ---- validate (bench validates the same way before timing)
-  std::string dump_dir;  // --dump DIR: inputs and outputs of mismatching cases
+  std::string dump_dir;   // --dump DIR: one folder per mismatching case (docs/dump.md)
+  bool dump_all = false;  // --dump-all: every case, not only the mismatching ones
   // Cases with more tokens than this are checked against the golden model on a sample of this
   // many tokens (fused vs pair is always compared whole); 0 = always the whole case.
   int golden_sample_tokens = 2048;

@@ -111,11 +111,16 @@ StopDecision StoppingRule::decide(const std::vector<double>& samples, double ela
 }
 
 SpeedupEstimate speedup(const Summary& pair, const Summary& fused) {
-  if (!(fused.median > 0 && fused.q1 > 0 && fused.q3 > 0)) return {kNaN, kNaN, kNaN, {}};
-  return {pair.median / fused.median,
-          pair.q1 / fused.q3,
-          pair.q3 / fused.q1,
-          {pair.median / fused.median}};
+  SpeedupEstimate s;
+  if (!(fused.median > 0 && fused.q1 > 0 && fused.q3 > 0)) {
+    s.median = s.lo = s.hi = kNaN;
+    return s;
+  }
+  s.median = pair.median / fused.median;
+  s.lo = pair.q1 / fused.q3;
+  s.hi = pair.q3 / fused.q1;
+  s.pass_medians = {s.median};
+  return s;
 }
 
 SpeedupEstimate pooled_speedup(const Summary& pair, const Summary& fused,

@@ -86,6 +86,9 @@ struct SpeedupEstimate {
   // One speedup per pass over the sweep (TimingOptions::passes), in pass order; empty in reports
   // written before passes existed.
   std::vector<double> pass_medians;
+  // How lo and hi were made: "pass_spread" (speedup_interval.h) or "quartile_hull" (the pooled
+  // and per-pass quartile intervals' hull below; every report written before the key existed).
+  std::string interval_method = "quartile_hull";
 };
 SpeedupEstimate speedup(const Summary& pair, const Summary& fused);
 

@@ -1,34 +1,23 @@
-// The timing engine: samples several variants of one case in one mode, interleaved (A B C D A B
-// ...) so clock and thermal drift hit all of them alike, until each variant's StoppingRule is
-// satisfied. Every sample is per launch, in microseconds, and carries the SM clock measured right
-// before it so throttled samples can be flagged.
-//
-// Modes (benchmarking.md):
-//   cold   one event pair per launch, after writing a buffer of 2x L2 so no input is cached;
-//   warm   one event pair around `batch_launches` back-to-back launches over the same buffers;
-//   graph  one event pair around the replay of a CUDA graph of `graph_launches` launches;
-//   wall   host clock around `wall_launches` launches and one synchronize (what Python sees).
+// The timing engine's front door: samples several variants of one case in one mode. It owns the
+// CUDA objects every sampler shares (stream, events, the cold-mode flush buffer, the SM clock
+// probe), makes the mode's Sampler (cold_sampler.h, warm_sampler.h, graph_sampler.h,
+// wall_sampler.h) and hands it to the SamplingDriver (sampling_driver.h), which owns the order,
+// the warm-up and the stopping rule. Every sample is per launch, in microseconds, and carries the
+// SM clock measured right before its round.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
-#include <functional>
 #include <memory>
-#include <string>
 #include <vector>
 
 #include "device/device_info_model.h"
 #include "plan/timing_options.h"
 #include "stats/stats.h"
+#include "timing/sampler.h"
 #include "timing/variant_samples.h"
 
 namespace rkv {
-
-// One thing to time: a call of the operation (or of one of its kernels) on a stream.
-struct TimedVariant {
-  std::string name;
-  std::function<cudaError_t(cudaStream_t)> launch;
-};
 
 class Timer {
  public:
@@ -41,15 +30,24 @@ class Timer {
   // pass's raw samples, in the order given (summarize_passes makes the statistics).
   std::vector<VariantSamples> sample(TimingMode mode, const std::vector<TimedVariant>& variants);
 
-  // The empty-kernel time in `mode`: the launch floor stored in the device block.
-  double launch_floor_us(TimingMode mode);
+  // Keeps the GPU busy in short spins, reading the SM clock between them, until the clock has
+  // held at least kThrottleFraction of `sm_clock_max_mhz` for three readings in a row or
+  // `timeout_s` has passed; true when it settled. Run it before the floors and the first case so
+  // that neither is measured while the clock ramps up from idle.
+  bool settle_clock(double timeout_s = 1.0);
 
-  cudaStream_t stream() const { return stream_; }
+  // The empty-kernel time in `mode`: the launch floor stored in the device block. The empty
+  // kernel is sampled as `round_size` identical variants in rotating rounds and their samples are
+  // pooled, so each floor sample sits in a round exactly as a case's variant sample does (a floor
+  // sampled alone would take every sample right after the clock probe; see docs/methodology.md,
+  // "Floors").
+  double launch_floor_us(TimingMode mode, int round_size);
+
+  cudaStream_t stream() const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
-  cudaStream_t stream_ = nullptr;
 };
 
 // The stopping rule's parameters from the run's timing options.

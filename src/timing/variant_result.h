@@ -20,6 +20,13 @@ struct VariantResult {
   // Each pass's own statistics (TimingOptions::passes), in pass order; `us` pools them. Empty in
   // reports written before passes existed.
   std::vector<Summary> passes;
+  // Which output slot ("a" or "b", device_buffers.h) the variant wrote in each pass; empty in
+  // reports written before the key existed.
+  std::vector<std::string> output_slots;
+  // bench --samples: every raw sample, [pass][sample] in sampling order, each in microseconds per
+  // launch (one sample = 1 launch in cold mode, batch_launches in warm, one graph replay of
+  // graph_launches in graph, wall_launches in wall). Empty unless asked for.
+  std::vector<std::vector<double>> raw_us;
 };
 
 }  // namespace rkv

@@ -12,50 +12,15 @@
 
 #include "device/cuda_check.h"
 #include "device/device_compare.h"
-#include "device/host_bytes.h"
 #include "golden.h"
 #include "rope_kv_check.h"
 #include "unfused_pair.h"
 #include "validate/buffer_coordinates.h"
-#include "validate/npy.h"
+#include "validate/case_dump.h"
+#include "validate/host_outputs.h"
 
 namespace rkv {
 namespace {
-
-// One copy of every buffer the operation writes, in host memory.
-struct HostOutputs {
-  HostBytes qkv, query_out, k_cache, v_cache;
-
-  void download(const OutputBuffers& b) {
-    const std::pair<HostBytes*, const DeviceBuffer*> parts[] = {
-        {&qkv, &b.qkv}, {&query_out, &b.query_out}, {&k_cache, &b.k_cache}, {&v_cache, &b.v_cache}};
-    for (const auto& [host, device] : parts) {
-      host->resize(device->bytes());
-      device->download(host->data(), device->bytes());
-    }
-  }
-  HostBytes& of(BufferKind k) {
-    switch (k) {
-      case BufferKind::qkv:
-        return qkv;
-      case BufferKind::query_out:
-        return query_out;
-      case BufferKind::k_cache:
-        return k_cache;
-      case BufferKind::v_cache:
-        return v_cache;
-    }
-    return qkv;
-  }
-  BufferPointers pointers(const HostInputs& in) {
-    BufferPointers b = input_pointers(in);
-    b.qkv = qkv.data();
-    b.query_out = query_out.empty() ? nullptr : query_out.data();
-    b.k_cache = k_cache.empty() ? nullptr : k_cache.data();
-    b.v_cache = v_cache.empty() ? b.k_cache : v_cache.data();
-    return b;
-  }
-};
 
 constexpr BufferKind kBuffers[] = {BufferKind::qkv, BufferKind::query_out, BufferKind::k_cache,
                                    BufferKind::v_cache};
@@ -150,45 +115,17 @@ void compare_with_golden(const TensorPlan& p, const HostInputs& in, HostOutputs&
   }
 }
 
-void dump_case(const std::string& dir, const TensorPlan& p, const HostInputs& in, HostOutputs& init,
-               HostOutputs& fused, HostOutputs& pair, HostOutputs& golden) {
-  namespace fs = std::filesystem;
-  fs::create_directories(dir);
-  const std::string d = (fs::path(dir) / "").string();
-  write_npy(d + "positions.npy", "<i8", {p.tokens}, in.positions.data(), p.tokens * 8);
-  if (!in.slots.empty())
-    write_npy(d + "slot_mapping.npy", "<i8", {p.cache_tokens}, in.slots.data(), p.cache_tokens * 8);
-  const std::string cs = p.spec.cos_sin_fp32 ? "<f4" : npy_descr(p.spec.dtype);
-  write_npy(d + "cos_sin_cache.npy", cs, {p.max_position, p.rot_dim}, in.cos_sin.data(),
-            static_cast<std::int64_t>(in.cos_sin.size()));
-  if (!in.k_scale.empty()) {
-    const auto n = static_cast<std::int64_t>(in.k_scale.size());
-    write_npy(d + "k_scale.npy", "<f4", {n}, in.k_scale.data(), n * 4);
-    write_npy(d + "v_scale.npy", "<f4", {n}, in.v_scale.data(), n * 4);
-  }
-  const std::string cache_descr = p.cache_elem_bytes == 1 ? "|u1" : npy_descr(p.spec.dtype);
-  const std::pair<const char*, HostOutputs*> copies[] = {
-      {"input", &init}, {"fused", &fused}, {"pair", &pair}, {"golden", &golden}};
-  for (const auto& [name, h] : copies) {
-    const std::string s = std::string("_") + name + ".npy";
-    write_npy(d + "qkv" + s, npy_descr(p.spec.dtype), {p.tokens, p.row_elems}, h->qkv.data(),
-              h->qkv.size());
-    if (!h->query_out.empty())
-      write_npy(d + "query_out" + s, npy_descr(p.spec.dtype),
-                {p.tokens, p.num_q_heads, p.q_head_size}, h->query_out.data(), h->query_out.size());
-    // Caches are flat: element (slot, head, d) sits at the strides in the case's meta line.
-    if (!h->k_cache.empty())
-      write_npy(d + "key_cache" + s, cache_descr, {p.cache_elems}, h->k_cache.data(),
-                h->k_cache.size());
-    if (!h->v_cache.empty())
-      write_npy(d + "value_cache" + s, cache_descr, {p.cache_elems}, h->v_cache.data(),
-                h->v_cache.size());
-  }
+// One copy's host buffers as the dump writer sees them.
+OutputCopy copy_of(HostOutputs& h) {
+  return {{h.qkv.data(), h.qkv.size()},
+          {h.query_out.data(), h.query_out.size()},
+          {h.k_cache.data(), h.k_cache.size()},
+          {h.v_cache.data(), h.v_cache.size()}};
 }
 
 // Flips one byte of the fused output: the key cache when the case writes one, else qkv.
-void plant_error(DeviceCase& dc, std::int64_t at) {
-  DeviceBuffer& target = dc.fused.k_cache.bytes() > 0 ? dc.fused.k_cache : dc.fused.qkv;
+void plant_error(OutputBuffers& fused, std::int64_t at) {
+  DeviceBuffer& target = fused.k_cache.bytes() > 0 ? fused.k_cache : fused.qkv;
   if (at >= target.bytes()) throw std::runtime_error("--plant-error offset is past the buffer");
   std::uint8_t byte = 0;
   cuda_check(cudaMemcpy(&byte, static_cast<char*>(target.get()) + at, 1, cudaMemcpyDeviceToHost),
@@ -200,9 +137,13 @@ void plant_error(DeviceCase& dc, std::int64_t at) {
 
 }  // namespace
 
-CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
+CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o, ValidationScratch& scratch) {
   const TensorPlan& p = dc.plan;
-  const RopeKvArgs fused_args = dc.fused_args();
+  // Validation always gives the fused kernel slot A and the pair slot B.
+  const SlotAssignment slots = SlotAssignment::straight();
+  OutputBuffers& fused_out = dc.outputs(slots.fused);
+  OutputBuffers& pair_out = dc.outputs(slots.pair);
+  const RopeKvArgs fused_args = dc.args(slots.fused);
   CaseValidation v;
   if (rope_kv_vector_elems(fused_args) == 0) {
     v.disposition = Disposition::not_supported;
@@ -222,12 +163,12 @@ CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
     into += std::chrono::duration<double>(now - t).count();
     t = now;
   };
-  // Host buffers are reused from case to case (page-locked, grow-only).
-  static HostOutputs golden, fused, init;
-  golden.download(dc.fused);  // the inputs; the golden model then works on them in place
-  if (!o.dump_dir.empty()) init.download(dc.fused);
+  HostOutputs& golden = scratch.golden;
+  HostOutputs& fused = scratch.fused;
+  golden.download(fused_out);  // the inputs; the golden model then works on them in place
+  if (!o.dump_dir.empty()) scratch.inputs.download(fused_out);
   lap(v.inputs_s);
-  cuda_check(unfused_pair(dc.pair_args(), nullptr), "launching the unfused pair");
+  cuda_check(unfused_pair(dc.args(slots.pair), nullptr), "launching the unfused pair");
   cuda_check(rope_kv_fused(fused_args, nullptr), "launching rope_kv_fused");
   // The golden model runs on the host while the kernels run on the device.
   const std::vector<std::int64_t> tokens = golden_tokens(p, o.golden_sample_tokens);
@@ -239,7 +180,7 @@ CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
   cuda_check(cudaDeviceSynchronize(), "running the kernels");
 
   lap(v.kernels_s);
-  if (o.plant_error_at >= 0) plant_error(dc, o.plant_error_at);
+  if (o.plant_error_at >= 0) plant_error(fused_out, o.plant_error_at);
   Mismatch m;
   // The pair always writes rotated keys back; with key_out=cache_only the fused kernel must not,
   // so those columns are left to the golden comparison.
@@ -250,35 +191,43 @@ CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
                    (p.k_col + std::int64_t{p.num_kv_heads} * p.k_head_size) * e};
   }
   m.add(p, BufferKind::qkv,
-        compare_device_bytes(dc.fused.qkv.get(), dc.pair.qkv.get(), p.qkv_bytes(), key_columns),
+        compare_device_bytes(fused_out.qkv.get(), pair_out.qkv.get(), p.qkv_bytes(), key_columns),
         "pair");
-  m.add(
-      p, BufferKind::query_out,
-      compare_device_bytes(dc.fused.query_out.get(), dc.pair.query_out.get(), p.query_out_bytes()),
-      "pair");
-  m.add(
-      p, BufferKind::k_cache,
-      compare_device_bytes(dc.fused.k_cache.get(), dc.pair.k_cache.get(), dc.fused.k_cache.bytes()),
-      "pair");
-  m.add(
-      p, BufferKind::v_cache,
-      compare_device_bytes(dc.fused.v_cache.get(), dc.pair.v_cache.get(), dc.fused.v_cache.bytes()),
-      "pair");
+  m.add(p, BufferKind::query_out,
+        compare_device_bytes(fused_out.query_out.get(), pair_out.query_out.get(),
+                             p.query_out_bytes()),
+        "pair");
+  m.add(p, BufferKind::k_cache,
+        compare_device_bytes(fused_out.k_cache.get(), pair_out.k_cache.get(),
+                             fused_out.k_cache.bytes()),
+        "pair");
+  m.add(p, BufferKind::v_cache,
+        compare_device_bytes(fused_out.v_cache.get(), pair_out.v_cache.get(),
+                             fused_out.v_cache.bytes()),
+        "pair");
 
   lap(v.device_compare_s);
-  fused.download(dc.fused);
+  fused.download(fused_out);
   compare_with_golden(p, dc.host, golden, fused, tokens, m);
   lap(v.host_compare_s);
-
-  if (!o.dump_dir.empty()) {
-    static HostOutputs pair;
-    pair.download(dc.pair);
-    dump_case(o.dump_dir, p, dc.host, init, fused, pair, golden);
-  }
 
   v.disposition = m.count == 0 ? Disposition::passed : Disposition::incorrect;
   v.mismatches = m.count;
   v.first_mismatch = m.first;
+  if (!o.dump_dir.empty() && (o.dump_all || m.count != 0)) {
+    scratch.pair.download(pair_out);
+    CaseDump d;
+    d.tool_version = o.tool_version;
+    d.disposition = to_string(v.disposition);
+    d.mismatches = m.count;
+    d.first_mismatch = m.first;
+    d.input = copy_of(scratch.inputs);
+    d.fused = copy_of(fused);
+    d.pair = copy_of(scratch.pair);
+    d.golden = copy_of(golden);
+    d.golden_tokens = tokens;
+    write_case_dump(o.dump_dir, p, dc.host, d);
+  }
   v.detail = static_cast<std::int64_t>(tokens.size()) == p.tokens
                  ? "fused = pair = golden on every byte"
                  : fmt::format(
@@ -289,10 +238,11 @@ CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o) {
   return v;
 }
 
-CaseValidation validate_spec(const CaseSpec& spec, const ValidateOptions& o) {
+CaseValidation validate_spec(const CaseSpec& spec, const ValidateOptions& o,
+                             ValidationScratch& scratch) {
   try {
     DeviceCase dc(spec);
-    return validate_case(dc, o);
+    return validate_case(dc, o, scratch);
   } catch (const std::exception& e) {
     CaseValidation v;
     v.disposition = Disposition::failed;
@@ -301,6 +251,15 @@ CaseValidation validate_spec(const CaseSpec& spec, const ValidateOptions& o) {
     if (cudaGetLastError() != cudaSuccess) (void)cudaDeviceSynchronize();
     return v;
   }
+}
+
+}  // namespace rkv
+
+namespace rkv {
+
+CaseValidation validate_spec(const CaseSpec& spec, const ValidateOptions& o) {
+  ValidationScratch scratch;
+  return validate_spec(spec, o, scratch);
 }
 
 }  // namespace rkv

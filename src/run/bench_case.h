@@ -1,0 +1,21 @@
+// One case of a bench sweep across its passes: what pass 0 decided (validation, bytes), which
+// output slot each variant used in each pass, and every pass's raw samples per timing mode. The
+// pass loop (bench_passes.h) fills it; report assembly (bench_report.h) reads it.
+#pragma once
+
+#include <vector>
+
+#include "device/device_buffers.h"
+#include "report/report.h"
+#include "timing/variant_samples.h"
+
+namespace rkv {
+
+struct BenchCase {
+  CaseResult base;
+  bool timed = false;  // validated (or not asked to be) and timed without an error so far
+  std::vector<SlotAssignment> slots;                              // [pass]
+  std::vector<std::vector<std::vector<VariantSamples>>> samples;  // [mode][pass][variant]
+};
+
+}  // namespace rkv

@@ -1,0 +1,34 @@
+// cold mode: the GPU time of one launch on an L2 that holds none of the case's data and no dirty
+// line. The stream is held (stream_hold.h) while the L2 flush (l2_flush.h), the start event, the
+// launch and the stop event are queued; then it is released, so they run back to back on the GPU
+// and the host's launch overhead is outside the timed window. Sample = event time.
+#pragma once
+
+#include <vector>
+
+#include "device/captured_graph.h"
+#include "timing/l2_flush.h"
+#include "timing/sampler.h"
+#include "timing/stream_hold.h"
+
+namespace rkv {
+
+class ColdSampler : public Sampler {
+ public:
+  ColdSampler(cudaStream_t stream, EventPair& events, StreamHold& hold, const L2Flush& flush,
+              const std::vector<TimedVariant>& variants)
+      : stream_(stream), events_(events), hold_(hold), flush_(flush), variants_(variants) {}
+  // Throws when the hold timed out on three attempts in a row (the host could not queue one
+  // flush and one launch within the hold's timeout).
+  double sample(std::size_t index) override;
+  int launches_per_sample() const override { return 1; }
+
+ private:
+  cudaStream_t stream_;
+  EventPair& events_;
+  StreamHold& hold_;
+  const L2Flush& flush_;
+  const std::vector<TimedVariant>& variants_;
+};
+
+}  // namespace rkv

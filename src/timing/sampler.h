@@ -1,0 +1,33 @@
+// One timing mode's way of taking one sample of one variant (cold_sampler.h, warm_sampler.h,
+// graph_sampler.h, wall_sampler.h). A sampler knows nothing of order, warm-up or stopping: the
+// sampling driver (sampling_driver.h) decides which variant is sampled when, and for how long.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace rkv {
+
+// One thing to time: a call of the operation (or of one of its kernels) on a stream.
+struct TimedVariant {
+  std::string name;
+  std::function<cudaError_t(cudaStream_t)> launch;
+};
+
+class Sampler {
+ public:
+  virtual ~Sampler() = default;
+  // One sample of the variant at `index` (in the order the sampler was given its variants), in
+  // microseconds per launch.
+  virtual double sample(std::size_t index) = 0;
+  // Launches one sample covers: the stopping rule counts measured time as sample x launches.
+  virtual int launches_per_sample() const = 0;
+};
+
+// Launches `v` once on `stream`; a failed launch throws CudaError naming the variant.
+void launch_checked(const TimedVariant& v, cudaStream_t stream);
+
+}  // namespace rkv
