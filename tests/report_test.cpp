@@ -146,7 +146,7 @@ TEST(ReportJson, PassMediansMustBeNumbers) {
 
 TEST(ReportJson, KeysNameTheirUnits) {
   const json j = full_report();
-  EXPECT_EQ(j.at("schema_version"), 1);
+  EXPECT_EQ(j.at("schema_version"), kReportSchemaVersion);
   EXPECT_TRUE(j.at("device").contains("copy_bandwidth_gbps"));
   EXPECT_TRUE(j.at("device").at("launch_floor_us").contains("graph"));
   const json& v = j.at("cases")[0].at("variants")[0];

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "plan/sweep_config.h"
+#include "report/build_info.h"
 
 namespace rkv {
 namespace {
@@ -91,6 +92,7 @@ struct SweepFlags {
   std::vector<std::vector<std::string>> axis_text;  // indexed like axis_infos()
   std::vector<CLI::Option*> axis_opts;
   std::vector<std::string> cases;
+  std::vector<std::string> tags;  // --tag key=value (report/run_metadata.h)
   std::string filter;
   bool dry_run = false;
   CLI::Option* config_opt = nullptr;
@@ -195,6 +197,9 @@ void add_sweep_flags(CLI::App* sub, SweepFlags* f) {
   f->filter_opt =
       sub->add_option("--filter", f->filter, "keep the cases whose id contains this text")
           ->type_name("TEXT");
+  sub->add_option("--tag", f->tags, "label the report's run with key=value (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
   sub->add_flag("--dry-run", f->dry_run,
                 "print the planned cases and the dropped ones, run nothing");
 }
@@ -336,7 +341,11 @@ void apply_sweep(SweepFlags& f, CliInvocation& inv) {
     inv.axes = cfg.axes;
     inv.extra_cases = cfg.extra_cases;
     inv.timing = cfg.timing;
+    inv.run_metadata.config_path = inv.config_path;
+    inv.run_metadata.config_name = cfg.name;
+    inv.run_metadata.config_hash = file_fnv1a64(inv.config_path).value_or("");
   }
+  if (auto err = parse_tags(f.tags, &inv.run_metadata.tags)) fail("--tag " + *err);
 }
 
 void apply_validate(const ValidateFlags& f, CliInvocation& inv) {
@@ -431,6 +440,7 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
       "against the unfused pair and a CPU golden model, and timed against the pair.",
       kTool};
   app.require_subcommand(1);
+  app.set_version_flag("--version", version_line());
   app.footer(
       "Examples:\n"
       "  rope-kv-bench bench --config configs/seed-table.json\n"

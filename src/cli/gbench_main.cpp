@@ -19,6 +19,7 @@
 #include "device/cuda_check.h"
 #include "device/device_buffers.h"
 #include "plan/workload.h"
+#include "report/build_info.h"
 #include "rope_kv.h"
 #include "unfused_pair.h"
 
@@ -78,6 +79,9 @@ void run_case(benchmark::State& state, const CaseSpec& spec, const std::string& 
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);  // takes the --benchmark_* flags, leaves ours
+  // The same version and revision as rope-kv-bench's reports, in the JSON output's "context".
+  benchmark::AddCustomContext("rope_kv_bench_version", rkv::tool_version());
+  benchmark::AddCustomContext("rope_kv_bench_build", rkv::version_line());
   std::vector<const char*> args{argv[0], "bench"};
   for (int i = 1; i < argc; ++i)
     args.push_back(argv[i]);

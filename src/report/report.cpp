@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/report_constraints.h"
+
 namespace rkv {
 namespace {
 
@@ -400,7 +402,8 @@ void from_json(const json& j, CaseResult& c) {
 }
 
 void to_json(json& j, const Report& r) {
-  j = json{{"schema_version", r.schema_version},
+  // What this binary writes is the current version, whatever version it was read from.
+  j = json{{"schema_version", kReportSchemaVersion},
            {"tool", "rope-kv-bench"},
            {"tool_version", r.tool_version},
            {"git_revision", r.git_revision},
@@ -410,14 +413,16 @@ void to_json(json& j, const Report& r) {
            {"complete", r.complete},
            {"device", r.device},
            {"timing", r.timing},
-           {"cases", r.cases}};
+           {"cases", r.cases},
+           {"run", r.run}};
 }
 
 void from_json(const json& j, Report& r) {
   // The version first: a newer report must fail on its version, not on a renamed key.
   r.schema_version = get<int>(j, "schema_version");
-  if (r.schema_version != kReportSchemaVersion)
+  if (r.schema_version < kOldestReadableSchemaVersion || r.schema_version > kReportSchemaVersion)
     fail("schema_version is " + std::to_string(r.schema_version) + "; this rope-kv-bench reads " +
+         std::to_string(kOldestReadableSchemaVersion) + " to " +
          std::to_string(kReportSchemaVersion));
   r.tool_version = get<std::string>(j, "tool_version");
   r.git_revision = get<std::string>(j, "git_revision");
@@ -434,6 +439,8 @@ void from_json(const json& j, Report& r) {
   r.device = get_object<DeviceInfo>(j, "device");
   r.timing = get_object<TimingOptions>(j, "timing");
   r.cases = get_array<CaseResult>(j, "cases");
+  if (r.schema_version >= 2) r.run = get_object<RunMetadata>(j, "run");
+  check_report_constraints(j, r);  // what the schema states beyond the types read above
 }
 
 std::string report_to_string(const Report& r) {

@@ -77,6 +77,7 @@ Report report_header(const RunRequest& inv, const char* command) {
   r.argv = inv.argv;
   r.command = command;
   r.timing = inv.timing;
+  r.run = with_build_and_host(inv.run_metadata);
   return r;
 }
 
@@ -178,6 +179,7 @@ int run_validate(const RunRequest& inv) {
   SigintGuard sigint;
   Report report = report_header(inv, "validate");
   report.device = query_device_info();
+  report.run.mem_clock_mhz = report.device.mem_clock_mhz;
   const ValidateOptions options = validate_options(inv);
   Progress progress(inv.plan.cases.size());
   std::size_t done = 0;
@@ -225,6 +227,7 @@ int run_bench(const RunRequest& inv) {
   Report report = report_header(inv, "bench");
   report.device = query_device_info();
   report.device.copy_bandwidth_gbps = measure_copy_bandwidth_gbps();
+  report.run.mem_clock_mhz = report.device.mem_clock_mhz;
   Timer timer(inv.timing, report.device);
   for (TimingMode mode : inv.timing.modes)
     report.device.launch_floor_us[to_string(mode)] = timer.launch_floor_us(mode);
@@ -265,6 +268,8 @@ int run_bench(const RunRequest& inv) {
         if (pass % 2 == 1) std::swap(dc.fused, dc.pair);
         for (std::size_t m = 0; m < modes.size() && c.timed; ++m) {
           c.samples[m].push_back(timer.sample(modes[m], case_variants(dc)));
+          for (const VariantSamples& v : c.samples[m].back())
+            report.run.sm_clock_seen.add(v.sm_clock_mhz);
           const CaseResult so_far = case_row(c, m, modes[m], report.device);
           line += fmt::format(" {}: {:.2f}x ({:.2f} us)", so_far.mode, so_far.speedup->median,
                               so_far.find_variant("fused")->us.median);
