@@ -517,6 +517,8 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
           ->type_name("FORMAT");
 
   CLI::App* list = app.add_subcommand("list", "print the sweep axes and their values");
+  HistoryFlags history_flags;
+  add_history_commands(app, &history_flags);
 
   try {
     app.parse(argc, argv);
@@ -530,7 +532,8 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
       return help;
     }
     if (app.get_subcommands().empty() && e.get_name() == "RequiredError") {
-      const std::string commands = "validate, bench, compare, profile, report or list";
+      const std::string commands =
+          "validate, bench, compare, profile, report, list, history or dashboard";
       if (argc < 2) return usage_error("a command is required: " + commands);
       if (argv[1][0] == '-')
         return usage_error(squote(argv[1]) + ": the command comes first (" + commands + ")");
@@ -564,6 +567,9 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
     apply_report(report_flags, inv);
   } else if (app.got_subcommand(list)) {
     inv.command = Command::list;
+  } else if (auto h = history_request(history_flags)) {
+    inv.command = h->action.empty() ? Command::dashboard : Command::history;
+    inv.history = *h;
   }
   ParseOutcome out;
   out.invocation = std::move(inv);
@@ -586,6 +592,10 @@ std::string to_string(Command c) {
       return "report";
     case Command::list:
       return "list";
+    case Command::history:
+      return "history";
+    case Command::dashboard:
+      return "dashboard";
   }
   return "unknown";
 }
