@@ -23,6 +23,11 @@ std::string fresh_db(const std::string& name) {
   return path;
 }
 
+// What `history add` keys a run by, for a report in memory: its JSON as the writer makes it.
+std::string hash_of(const Report& r) {
+  return fnv1a64_text(nlohmann::json(r).dump());
+}
+
 std::string refusal_of(const std::function<void()>& f) {
   try {
     f();
@@ -37,15 +42,15 @@ TEST(History, AddingTheSameReportTwiceChangesNothing) {
   const auto samples = testing::report_samples();
   {
     HistoryStore s = HistoryStore::open_for_writing(db);
-    const AddOutcome first = s.add(samples[0].report, "a.json");
+    const AddOutcome first = s.add(samples[0].report, "a.json", hash_of(samples[0].report));
     EXPECT_TRUE(first.added);
     EXPECT_EQ(first.cases, 3);
-    const AddOutcome again = s.add(samples[0].report, "copy-of-a.json");
+    const AddOutcome again = s.add(samples[0].report, "copy-of-a.json", hash_of(samples[0].report));
     EXPECT_FALSE(again.added);
     EXPECT_EQ(again.run_id, first.run_id);
   }
   HistoryStore s = HistoryStore::open_for_writing(db);  // and across processes' reopenings
-  EXPECT_FALSE(s.add(samples[0].report, "a.json").added);
+  EXPECT_FALSE(s.add(samples[0].report, "a.json", hash_of(samples[0].report)).added);
   ASSERT_EQ(s.runs().size(), 1u);
   EXPECT_EQ(s.runs()[0].source, "a.json");
   EXPECT_EQ(s.cases().size(), 3u);
@@ -56,7 +61,7 @@ TEST(History, RunsAreInCommitTimeOrderAndCasesKeepTheirNumbers) {
   auto samples = testing::report_samples();
   HistoryStore s = HistoryStore::open_for_writing(db);
   for (int i : {3, 0, 2, 1})  // added out of order
-    s.add(samples[i].report, samples[i].file);
+    s.add(samples[i].report, samples[i].file, hash_of(samples[i].report));
   const std::vector<HistoryRun> runs = s.runs();
   ASSERT_EQ(runs.size(), 4u);
   for (int i = 0; i < 4; ++i)
@@ -86,7 +91,7 @@ TEST(History, TrendsCarryComparesVerdicts) {
   const std::string db = fresh_db("trend.sqlite");
   HistoryStore s = HistoryStore::open_for_writing(db);
   for (const auto& r : testing::report_samples())
-    s.add(r.report, r.file);
+    s.add(r.report, r.file, hash_of(r.report));
   const std::vector<HistoryRun> runs = s.runs();
   const std::vector<Trend> trends = build_trends(runs, s.cases());
   ASSERT_EQ(trends.size(), 3u);  // validate-only rows (mode "") are not trends
@@ -119,7 +124,8 @@ TEST(History, DuplicateCaseInOneReportIsRefusedAndNothingIsAdded) {
   Report r = testing::report_samples()[0].report;
   r.cases.push_back(r.cases[0]);
   HistoryStore s = HistoryStore::open_for_writing(db);
-  EXPECT_NE(refusal_of([&] { s.add(r, "dup.json"); }).find("appears twice"), std::string::npos);
+  EXPECT_NE(refusal_of([&] { s.add(r, "dup.json", hash_of(r)); }).find("appears twice"),
+            std::string::npos);
   EXPECT_TRUE(s.runs().empty());
 }
 
@@ -163,6 +169,24 @@ TEST(History, TrendsOrderTokenCountsAsNumbers) {
   EXPECT_EQ(trends[0].case_id.substr(trends[0].case_id.rfind('|')), "|N=1");
   EXPECT_EQ(trends[1].case_id.substr(trends[1].case_id.rfind('|')), "|N=512");
   EXPECT_EQ(trends[3].case_id.substr(trends[3].case_id.rfind('|')), "|N=16384");
+}
+
+}  // namespace
+}  // namespace rkv
+
+namespace rkv {
+namespace {
+
+TEST(History, FileHashIgnoresFormattingButNotContent) {
+  const std::string dir = per_process_temp_dir();
+  std::ofstream(dir + "a.json") << R"({"b": 1, "a": [1, 2]})";
+  std::ofstream(dir + "b.json") << "{\n  \"a\": [1,2],\n  \"b\": 1\n}\n";
+  std::ofstream(dir + "c.json") << R"({"b": 2, "a": [1, 2]})";
+  std::ofstream(dir + "d.json") << "{ not json";
+  EXPECT_EQ(report_file_hash(dir + "a.json"), report_file_hash(dir + "b.json"));
+  EXPECT_NE(report_file_hash(dir + "a.json"), report_file_hash(dir + "c.json"));
+  EXPECT_NE(refusal_of([&] { report_file_hash(dir + "d.json"); }).find("cannot be read as JSON"),
+            std::string::npos);
 }
 
 }  // namespace

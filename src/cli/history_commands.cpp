@@ -97,7 +97,7 @@ int run_history(const HistoryRequest& r) {
       reports.push_back(read_report(path));
     HistoryStore store = HistoryStore::open_for_writing(r.db);
     for (std::size_t i = 0; i < reports.size(); ++i) {
-      const AddOutcome out = store.add(reports[i], r.reports[i]);
+      const AddOutcome out = store.add(reports[i], r.reports[i], report_file_hash(r.reports[i]));
       if (out.added)
         fmt::print("added {} as run {} ({} cases)\n", r.reports[i], out.run_id, out.cases);
       else

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <set>
 #include <tuple>
@@ -197,8 +198,11 @@ std::string HistoryRun::order_time() const {
   return git_commit_time_utc.empty() ? created_utc : git_commit_time_utc;
 }
 
-std::string report_content_hash(const Report& report) {
-  return fnv1a64_text(nlohmann::json(report).dump());
+std::string report_file_hash(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) throw HistoryError("report '" + path + "': cannot be read as JSON");
+  return fnv1a64_text(j.dump());
 }
 
 HistoryStore HistoryStore::open_for_writing(const std::string& path) {
@@ -261,7 +265,8 @@ void HistoryStore::check_format(bool may_initialize) {
   if (may_initialize) db_->exec("PRAGMA journal_mode=WAL");  // a history re-imported from a dump
 }
 
-AddOutcome HistoryStore::add(const Report& report, const std::string& source) {
+AddOutcome HistoryStore::add(const Report& report, const std::string& source,
+                             const std::string& content_hash) {
   AddOutcome out;
   std::set<std::pair<std::string, std::string>> seen;
   for (const CaseResult& c : report.cases)
@@ -269,7 +274,7 @@ AddOutcome HistoryStore::add(const Report& report, const std::string& source) {
       throw HistoryError(
           "case '" + c.id + "' in mode '" + c.mode +
           "' appears twice in the report; a history keeps one row per case and mode");
-  const std::string hash = report_content_hash(report);
+  const std::string& hash = content_hash;
   Transaction t(*db_);
   {
     SqliteStatement find(*db_, "SELECT run_id FROM runs WHERE report_hash = ?1");

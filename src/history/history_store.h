@@ -24,7 +24,7 @@ inline constexpr int kHistoryFormatVersion = 1;
 // One added report.
 struct HistoryRun {
   std::int64_t run_id = 0;
-  std::string report_hash;  // fnv1a64 of the report's canonical JSON
+  std::string report_hash;  // report_file_hash of the file it was added from
   std::string source;       // the path it was first added from
   int schema_version = 0;
   std::string tool_version, git_revision, git_commit_time_utc, git_branch;
@@ -74,8 +74,9 @@ class HistoryStore {
   // Everything else: the file must exist and be a history.
   static HistoryStore open_for_reading(const std::string& path);
 
-  // One transaction: the run and all its cases, or nothing.
-  AddOutcome add(const Report& report, const std::string& source);
+  // One transaction: the run and all its cases, or nothing. `content_hash` keys the run
+  // (report_file_hash of the file it was read from).
+  AddOutcome add(const Report& report, const std::string& source, const std::string& content_hash);
 
   std::vector<HistoryRun> runs() const;  // in trend order (order_time, then created_utc, run_id)
   // Cases in run trend order; `case_id` / `mode` empty = all.
@@ -88,8 +89,9 @@ class HistoryStore {
   std::unique_ptr<SqliteConnection> db_;
 };
 
-// fnv1a64 of the report as this build writes it: the same report read from any file, however
-// formatted, hashes the same.
-std::string report_content_hash(const Report& report);
+// fnv1a64 of the file's JSON in canonical form (keys sorted, no whitespace): the same report
+// however formatted hashes the same, and what a later build would add to it does not matter.
+// Throws HistoryError when the file cannot be read as JSON.
+std::string report_file_hash(const std::string& path);
 
 }  // namespace rkv
