@@ -8,8 +8,10 @@
 # Debian one is old and non-free), so for nvcc it only tells the user what to do.
 set -euo pipefail
 
+# libsqlite3-dev: the run history; sqlite3: scripts/make_history.sh's text dump;
+# python3-jsonschema: the report schema test; chromium: the dashboard's headless-browser test.
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libbenchmark-dev
-  libgtest-dev)
+  libgtest-dev libsqlite3-dev sqlite3 python3-jsonschema chromium)
 # The dump round-trip test reads validate --dump output back with numpy (scripts/read_dump.py).
 packages+=(python3-numpy)
 

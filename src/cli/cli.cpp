@@ -9,8 +9,10 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/flag_values.h"
+#include "cli/history_commands.h"
 #include "cli/sweep_commands.h"
 #include "cli/tool_commands.h"
+#include "report/build_info.h"
 #include "text/quote.h"
 
 namespace rkv {
@@ -31,6 +33,7 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
       "against the unfused pair and a CPU golden model, and timed against the pair.",
       kTool};
   app.require_subcommand(1);
+  app.set_version_flag("--version", version_line());
   app.footer(
       "Examples:\n"
       "  rope-kv-bench bench --config configs/seed-table.json\n"
@@ -73,6 +76,9 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
 
   CLI::App* list = app.add_subcommand("list", "print the sweep axes and their values");
 
+  HistoryFlags history_flags;
+  add_history_commands(app, &history_flags);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -85,7 +91,8 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
       return help;
     }
     if (app.get_subcommands().empty() && e.get_name() == "RequiredError") {
-      const std::string commands = "validate, bench, compare, profile, report or list";
+      const std::string commands =
+          "validate, bench, compare, profile, report, list, history or dashboard";
       if (argc < 2) return usage_error("a command is required: " + commands);
       if (argv[1][0] == '-')
         return usage_error(quote(argv[1]) + ": the command comes first (" + commands + ")");
@@ -119,6 +126,9 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
     apply_report(report_flags, inv);
   } else if (app.got_subcommand(list)) {
     inv.command = Command::list;
+  } else if (auto h = history_request(history_flags)) {
+    inv.command = h->action.empty() ? Command::dashboard : Command::history;
+    inv.history = *h;
   }
   ParseOutcome out;
   out.invocation = std::move(inv);
@@ -141,6 +151,10 @@ std::string to_string(Command c) {
       return "report";
     case Command::list:
       return "list";
+    case Command::history:
+      return "history";
+    case Command::dashboard:
+      return "dashboard";
   }
   return "unknown";
 }

@@ -10,13 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "cli/history_commands.h"
 #include "plan/sweep_axes.h"
 #include "report/exit_codes.h"
 #include "run/run_request.h"
 
 namespace rkv {
 
-enum class Command { validate, bench, compare, profile, report, list };
+enum class Command { validate, bench, compare, profile, report, list, history, dashboard };
 std::string to_string(Command c);
 
 // What parse_cli hands to main(): the command, the run request of the GPU commands (the sweep
@@ -45,6 +46,8 @@ struct CliInvocation : RunRequest {
   // ---- report
   std::string report_input;
   std::string report_format = "markdown";  // text, markdown, csv
+
+  HistoryRequest history;  // history, dashboard (cli/history_commands.h)
 };
 
 struct ParseOutcome {

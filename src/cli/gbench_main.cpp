@@ -20,6 +20,7 @@
 #include "device/device_buffers.h"
 #include "plan/variant.h"
 #include "plan/workload.h"
+#include "report/build_info.h"
 #include "rope_kv.h"
 #include "unfused_pair.h"
 
@@ -87,6 +88,9 @@ void run_case(benchmark::State& state, const CaseSpec& spec, Variant variant) {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);  // takes the --benchmark_* flags, leaves ours
+  // The same version and revision as rope-kv-bench's reports, in the JSON output's "context".
+  benchmark::AddCustomContext("rope_kv_bench_version", rkv::tool_version());
+  benchmark::AddCustomContext("rope_kv_bench_build", rkv::version_line());
   std::vector<const char*> args{argv[0], "bench"};
   for (int i = 1; i < argc; ++i)
     args.push_back(argv[i]);

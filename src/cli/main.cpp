@@ -67,6 +67,10 @@ int dispatch(const CliInvocation& inv) {
     case Command::list:
       fmt::print("{}", list_text());
       return 0;
+    case Command::history:
+      return run_history(inv.history);
+    case Command::dashboard:
+      return run_dashboard(inv.history);
   }
   return kExitUsage;
 }

@@ -5,6 +5,7 @@
 #include "cli/flag_values.h"
 #include "plan/sweep_checks.h"
 #include "plan/sweep_config.h"
+#include "report/run_metadata.h"
 #include "text/quote.h"
 
 namespace rkv {
@@ -28,6 +29,9 @@ void add_sweep_flags(CLI::App* sub, SweepFlags* f) {
   f->filter_opt =
       sub->add_option("--filter", f->filter, "keep the cases whose id contains this text")
           ->type_name("TEXT");
+  sub->add_option("--tag", f->tags, "label the report's run with key=value (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
   sub->add_flag("--dry-run", f->dry_run,
                 "print the planned cases and the dropped ones, run nothing");
 }
@@ -147,10 +151,14 @@ void apply_sweep(const SweepFlags& f, CliInvocation& inv) {
     SweepConfig cfg;
     if (auto err = load_sweep_config(inv.config_path, &cfg)) usage_fail("--config " + *err);
     inv.config_name = cfg.name;
+    inv.run_metadata.config_path = inv.config_path;
+    inv.run_metadata.config_name = cfg.name;
+    inv.run_metadata.config_hash = file_fnv1a64(inv.config_path).value_or("");
     inv.axes = cfg.axes;
     inv.extra_cases = cfg.extra_cases;
     inv.timing = cfg.timing;
   }
+  if (auto err = parse_tags(f.tags, &inv.run_metadata.tags)) usage_fail("--tag " + *err);
 }
 
 void apply_validate(const ValidateFlags& f, CliInvocation& inv) {

@@ -19,6 +19,7 @@ struct SweepFlags {
   std::vector<std::string> cases;
   std::string filter;
   bool dry_run = false;
+  std::vector<std::string> tags;  // --tag key=value (report/run_metadata.h)
   CLI::Option* config_opt = nullptr;
   CLI::Option* filter_opt = nullptr;
 };

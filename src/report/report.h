@@ -19,13 +19,15 @@
 #include "plan/case_spec.h"
 #include "plan/timing_options.h"
 #include "plan/variant.h"
+#include "report/run_metadata.h"
 #include "stats/stats.h"
 #include "timing/variant_result.h"
 #include "validate/disposition.h"
 
 namespace rkv {
 
-inline constexpr int kReportSchemaVersion = 1;
+inline constexpr int kReportSchemaVersion = 2;  // docs/report.md lists what each version added
+inline constexpr int kOldestReadableSchemaVersion = 1;
 
 // One case in one timing mode (a `validate` report has one entry per case with mode "").
 struct CaseResult {
@@ -60,6 +62,7 @@ struct Report {
   TimingOptions timing;
   std::vector<CaseResult> cases;
   bool complete = true;  // false when the run was interrupted and this is what was measured
+  RunMetadata run;       // schema version 2; empty when read from a version 1 report
 };
 
 // A report that cannot be read: the message names the file or the key path, in one line.

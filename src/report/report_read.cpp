@@ -6,6 +6,7 @@
 #include "json/json_field.h"
 #include "json/json_text.h"
 #include "report/report.h"
+#include "report/report_constraints.h"
 #include "text/quote.h"
 
 namespace rkv {
@@ -34,9 +35,12 @@ SpeedupEstimate read_speedup(const JsonField& j) {
     for (const JsonField& m : passes->elements())
       s.pass_medians.push_back(m.as_number_or_nan());
   // Optional: reports without it made lo/hi as the quartile hull.
-  if (auto method = j.find("interval_method"))
+  if (auto method = j.find("interval_method")) {
     s.interval_method = method->as_string();
-  else
+    if (s.interval_method != "pass_spread" && s.interval_method != "quartile_hull")
+      method->fail("unknown value " + quote(s.interval_method) +
+                   " (expected pass_spread or quartile_hull)");
+  } else
     s.interval_method = "quartile_hull";
   return s;
 }
@@ -163,8 +167,9 @@ Report read_report_value(const JsonField& j) {
   Report r;
   // The version first: a newer report must fail on its version, not on a renamed key.
   r.schema_version = j.at("schema_version").as_int32();
-  if (r.schema_version != kReportSchemaVersion)
+  if (r.schema_version < kOldestReadableSchemaVersion || r.schema_version > kReportSchemaVersion)
     j.fail("schema_version is " + std::to_string(r.schema_version) + "; this rope-kv-bench reads " +
+           std::to_string(kOldestReadableSchemaVersion) + " to " +
            std::to_string(kReportSchemaVersion));
   r.tool_version = j.at("tool_version").as_string();
   r.git_revision = j.at("git_revision").as_string();
@@ -177,6 +182,8 @@ Report read_report_value(const JsonField& j) {
   r.timing = read_timing(j.at("timing"));
   for (const JsonField& c : j.at("cases").elements())
     r.cases.push_back(read_case(c));
+  if (r.schema_version >= 2) r.run = read_run_metadata(j.at("run"));
+  check_report_constraints(j.value(), r);  // what the schema states beyond the types read above
   return r;
 }
 
@@ -199,6 +206,10 @@ Report read_report(const std::string& path) {
     return read_report_value(JsonField(j));
   } catch (const JsonError& e) {
     throw ReportFormatError(where + e.what());
+  } catch (const ReportFormatError& e) {  // a constraint of the schema, checked after reading
+    const std::string what = e.what();
+    if (what.rfind(where, 0) == 0) throw;  // already names the file
+    throw ReportFormatError(where + what);
   }
 }
 

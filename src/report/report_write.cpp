@@ -105,7 +105,8 @@ void to_json(json& j, const CaseResult& c) {
 }
 
 void to_json(json& j, const Report& r) {
-  j = json{{"schema_version", r.schema_version},
+  // What this binary writes is the current version, whatever version it was read from.
+  j = json{{"schema_version", kReportSchemaVersion},
            {"tool", "rope-kv-bench"},
            {"tool_version", r.tool_version},
            {"git_revision", r.git_revision},
@@ -115,7 +116,8 @@ void to_json(json& j, const Report& r) {
            {"complete", r.complete},
            {"device", r.device},
            {"timing", r.timing},
-           {"cases", r.cases}};
+           {"cases", r.cases},
+           {"run", r.run}};
 }
 
 std::string report_to_string(const Report& r) {

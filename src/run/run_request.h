@@ -8,6 +8,7 @@
 #include "plan/sweep_plan.h"
 #include "plan/timing_options.h"
 #include "plan/variant.h"
+#include "report/run_metadata.h"
 
 namespace rkv {
 
@@ -15,7 +16,8 @@ struct RunRequest {
   std::vector<std::string> argv;  // as given, for the report's argv field
   std::string config_path;        // --config, "" when none
   std::string config_name;        // the config's "name"
-  SweepPlan plan;                 // the cases to run, in order; never empty when parse_cli succeeds
+  RunMetadata run_metadata;  // config path, name, hash and --tag; the run adds build, host, clocks
+  SweepPlan plan;            // the cases to run, in order; never empty when parse_cli succeeds
 
   // ---- bench
   TimingOptions timing;        // the config's "timing", then the timing flags

@@ -56,6 +56,7 @@ Report report_header(const RunRequest& inv, const char* command) {
   r.argv = inv.argv;
   r.command = command;
   r.timing = inv.timing;
+  r.run = with_build_and_host(inv.run_metadata);
   return r;
 }
 

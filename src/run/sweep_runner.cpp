@@ -47,6 +47,7 @@ int run_validate(const RunRequest& inv) {
   SigintGuard sigint;
   Report report = report_header(inv, "validate");
   report.device = query_device_info();
+  report.run.mem_clock_mhz = report.device.mem_clock_mhz;
   const ValidateOptions options = validate_options(inv);
   ValidationScratch scratch;
   Progress progress(inv.plan.cases.size());
@@ -93,6 +94,7 @@ int run_bench(const RunRequest& inv) {
   const auto t0 = std::chrono::steady_clock::now();
   Report report = report_header(inv, "bench");
   report.device = query_device_info();
+  report.run.mem_clock_mhz = report.device.mem_clock_mhz;
   report.device.copy_bandwidth_gbps = measure_copy_bandwidth_gbps();
   Timer timer(inv.timing, report.device);
   if (!timer.settle_clock())
@@ -109,6 +111,11 @@ int run_bench(const RunRequest& inv) {
   };
   measure_floors();
   const std::vector<BenchCase> cases = run_bench_passes(inv, timer, report.device);
+  for (const BenchCase& c : cases)  // the SM clocks the run saw, for the run metadata
+    for (const auto& pass_list : c.samples)
+      for (const auto& pass : pass_list)
+        for (const VariantSamples& v : pass)
+          report.run.sm_clock_seen.add(v.sm_clock_mhz);
   if (!interrupted()) measure_floors();
   for (const auto& [mode, runs] : report.device.launch_floor_runs_us)
     report.device.launch_floor_us[mode] = *std::min_element(runs.begin(), runs.end());

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Validates rope-kv-bench reports against docs/report-schema.json with a real JSON Schema
+validator (Debian's python3-jsonschema, draft 2020-12).
+
+Usage: check_report_schema.py SCHEMA PATH...   (a PATH that is a folder is searched for *.json)
+
+Every *.json found is a report unless it is Google Benchmark output (top-level "context" and
+"benchmarks") or GoogleTest output (top-level "testsuites"); anything else that fails the schema,
+or is not JSON at all, fails the check. Exit 0 when all pass, 1 when one fails, 2 when the
+validator is missing or nothing was found.
+"""
+import json
+import pathlib
+import sys
+
+
+def is_other_tool_output(doc):
+    return isinstance(doc, dict) and (
+        ("context" in doc and "benchmarks" in doc) or "testsuites" in doc)
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        import jsonschema
+    except ImportError:
+        print(f"check_report_schema: {sys.executable} has no jsonschema module; install Debian's "
+              "python3-jsonschema (scripts/install-deps.sh)", file=sys.stderr)
+        return 2
+    schema = json.loads(pathlib.Path(argv[1]).read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+
+    files = []
+    for arg in argv[2:]:
+        p = pathlib.Path(arg)
+        files += sorted(p.rglob("*.json")) if p.is_dir() else [p]
+    checked, failed = 0, 0
+    for f in files:
+        try:
+            doc = json.loads(f.read_text())
+        except (OSError, ValueError) as e:
+            print(f"{f}: not readable JSON: {e}")
+            failed += 1
+            continue
+        if is_other_tool_output(doc):
+            continue
+        checked += 1
+        errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+        for e in errors[:5]:
+            where = "/".join(str(p) for p in e.absolute_path) or "(top level)"
+            print(f"{f}: {where}: {e.message[:300]}")
+        failed += bool(errors)
+    print(f"check_report_schema: {checked} reports checked, {failed} failed")
+    if checked == 0:
+        print("check_report_schema: no report found", file=sys.stderr)
+        return 2
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

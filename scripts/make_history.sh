@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the H200 run history and its dashboard from the committed reports:
+#   results/h200/history.sql      the database as a text dump (sqlite3 .dump), so it diffs
+#   results/h200/dashboard/       `rope-kv-bench dashboard` of it (open index.html from file://)
+#   results/h200/dashboard.png    a headless-Chromium screenshot of the dashboard
+# Reports: kernel v1 (experiments/v1-*), v4 (experiments/v4-*), v5 (experiments/v5-*, once the
+# v5 reports move there) and every report directly in results/h200/ (the current kernel, and
+# whatever is added there later). Files that are not rope-kv-bench reports (gbench.json,
+# gtest.json) are left out. Reports are added in name order, so the dump is reproducible; the
+# dashboard is made from the dump re-imported, so what is committed is what the dump holds.
+# Usage: scripts/make_history.sh [BUILD_DIR]     (default build/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+bin=$build/rope-kv-bench
+out=results/h200
+[[ -x $bin ]] || { echo "make_history: $bin not found; build first (cmake --build $build)" >&2; exit 4; }
+command -v sqlite3 >/dev/null || { echo "make_history: the sqlite3 command is missing (scripts/install-deps.sh)" >&2; exit 4; }
+
+reports=()
+for f in "$out"/experiments/v1-*.json "$out"/experiments/v4-*.json "$out"/experiments/v5-*.json \
+  "$out"/*.json; do
+  [[ -f $f ]] || continue
+  grep -q '"schema_version"' "$f" || continue  # Google Benchmark / GoogleTest output
+  reports+=("$f")
+done
+((${#reports[@]} > 0)) || { echo "make_history: no reports under $out" >&2; exit 4; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$bin" history add --db "$tmp/built.sqlite" "${reports[@]}" >"$tmp/add.log"
+# .dump leaves out the header fields that mark the file as a rope-kv-bench history; append them.
+{
+  sqlite3 "$tmp/built.sqlite" .dump
+  echo "PRAGMA application_id=$(sqlite3 "$tmp/built.sqlite" 'PRAGMA application_id');"
+  echo "PRAGMA user_version=$(sqlite3 "$tmp/built.sqlite" 'PRAGMA user_version');"
+} >"$out/history.sql.tmp"
+mv "$out/history.sql.tmp" "$out/history.sql"
+sqlite3 "$tmp/from-dump.sqlite" <"$out/history.sql"
+"$bin" history list --db "$tmp/from-dump.sqlite" | tail -n 1
+rm -rf "$out/dashboard"
+"$bin" dashboard --db "$tmp/from-dump.sqlite" --out "$out/dashboard"
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [[ -n $browser ]]; then
+  "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-dev-shm-usage \
+    --hide-scrollbars --window-size=1400,1800 --screenshot="$out/dashboard.png" \
+    "file://$(realpath "$out/dashboard/index.html")" 2>"$tmp/chromium.log" ||
+    { echo "make_history: chromium failed:" >&2; tail -n 5 "$tmp/chromium.log" >&2; exit 1; }
+  echo "wrote $out/history.sql, $out/dashboard/index.html, $out/dashboard.png"
+else
+  echo "wrote $out/history.sql, $out/dashboard/index.html (no chromium: no screenshot)" >&2
+fi

@@ -1,0 +1,80 @@
+#include "report/report_constraints.h"
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "report/report.h"
+
+namespace rkv {
+namespace {
+
+[[noreturn]] void fail(const std::string& line) {
+  throw ReportFormatError(line);
+}
+
+void at_least(const std::string& where, long long value, long long minimum) {
+  if (value < minimum)
+    fail(where + ": " + std::to_string(value) + " is below the minimum " + std::to_string(minimum));
+}
+
+void one_of(const std::string& where, const std::string& value,
+            std::initializer_list<const char*> allowed) {
+  std::string names;
+  for (const char* a : allowed) {
+    if (value == a) return;
+    names += std::string(names.empty() ? "" : ", ") + (*a ? a : "\"\"");
+  }
+  fail(where + ": unknown value '" + value + "' (one of " + names + ")");
+}
+
+void check_summary(const std::string& where, const Summary& s) {
+  at_least(where + ".n", s.n, 0);
+}
+
+void check_case(const std::string& where, const CaseResult& c) {
+  one_of(where + ".mode", c.mode, {"cold", "warm", "graph", "wall", ""});
+  at_least(where + ".spec.rot_dim", c.spec.rot_dim, 0);
+  at_least(where + ".spec.tokens", c.spec.tokens, 1);
+  at_least(where + ".spec.block_size", c.spec.block_size, 1);
+  at_least(where + ".validation.mismatches", c.mismatches, 0);
+  at_least(where + ".min_bytes", c.min_bytes, 0);
+  for (std::size_t k = 0; k < c.variants.size(); ++k) {
+    const VariantResult& v = c.variants[k];
+    const std::string at = where + ".variants[" + std::to_string(k) + "]";
+    one_of(at + ".variant", v.variant, {"fused", "pair", "rope", "cache_write"});
+    check_summary(at, v.us);
+    at_least(at + ".throttled_samples", v.throttled_samples, 0);
+    for (std::size_t p = 0; p < v.passes.size(); ++p)
+      check_summary(at + ".passes[" + std::to_string(p) + "]", v.passes[p]);
+  }
+}
+
+}  // namespace
+
+void check_report_constraints(const nlohmann::json& j, const Report& r) {
+  if (j.contains("tool") && j["tool"] != "rope-kv-bench")
+    fail("tool: " + j["tool"].dump() + " is not \"rope-kv-bench\"");
+  one_of("command", r.command, {"bench", "validate"});
+  const nlohmann::json& device = j.at("device");
+  if (device.contains("fingerprint") && !device["fingerprint"].is_string())
+    fail(std::string("device.fingerprint: expected a string, got ") +
+         device["fingerprint"].type_name());
+  at_least("device.sm_count", r.device.sm_count, 0);
+  at_least("device.l2_bytes", r.device.l2_bytes, 0);
+  at_least("timing.passes", r.timing.passes, 1);
+  for (std::size_t i = 0; i < r.cases.size(); ++i) {
+    const std::string where = "cases[" + std::to_string(i) + "]";
+    check_case(where, r.cases[i]);
+    // rel_noise is derived and not read back, but the schema still types it.
+    const nlohmann::json& variants = j.at("cases")[i].at("variants");
+    for (std::size_t k = 0; k < variants.size(); ++k) {
+      const auto it = variants[k].find("rel_noise");
+      if (it != variants[k].end() && !it->is_number() && !it->is_null())
+        fail(where + ".variants[" + std::to_string(k) +
+             "].rel_noise: expected a number or null, got " + it->type_name());
+    }
+  }
+}
+
+}  // namespace rkv
