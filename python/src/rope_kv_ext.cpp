@@ -134,6 +134,29 @@ std::string import_failure(nb::handle obj) {
   return type;
 }
 
+// Every later check multiplies extents by strides by the element size in int64: bound the last
+// element's byte offset here, once, so none of those products can overflow. A non-empty tensor
+// must also point somewhere: a null data pointer would read as "not given" to the launchers.
+void require_sane_span(const Tensor& t) {
+  constexpr std::int64_t kMaxBytes = std::int64_t{1} << 56;
+  std::int64_t last = 0;  // the last element's offset, in elements
+  bool empty = false;
+  for (std::size_t i = 0; i < t.shape.size(); ++i) {
+    empty = empty || t.shape[i] == 0;
+    std::int64_t step = 0;
+    if (t.shape[i] > 1 && (__builtin_mul_overflow(t.shape[i] - 1, t.strides[i], &step) ||
+                           __builtin_add_overflow(last, step, &last) || last > kMaxBytes))
+      value_error(t.name, ": shape ", shape_text(t.shape), " with strides ", shape_text(t.strides),
+                  " spans more than 2^56 elements");
+  }
+  std::int64_t bytes = 0;
+  if (__builtin_mul_overflow(last + 1, t.itemsize(), &bytes) || bytes > kMaxBytes)
+    value_error(t.name, ": shape ", shape_text(t.shape), " with strides ", shape_text(t.strides),
+                " spans more than 2^56 bytes");
+  if (t.data == nullptr && !empty)
+    value_error(t.name, ": has a null data pointer but shape ", shape_text(t.shape));
+}
+
 Tensor import_tensor(const char* name, nb::handle obj, bool writable) {
   Tensor t;
   t.name = name;
@@ -170,10 +193,13 @@ Tensor import_tensor(const char* name, nb::handle obj, bool writable) {
   if (read_only)
     value_error(name, ": is written, but its producer exported it read-only through DLPack");
   for (std::size_t i = 0; i < t.strides.size(); ++i) {
+    if (t.shape[i] < 0)
+      value_error(name, ": expected non-negative extents, got shape ", shape_text(t.shape));
     if (t.shape[i] == 1) t.strides[i] = 0;  // an extent-1 dim's stride is never used: normalize
     if (t.strides[i] < 0)
       value_error(name, ": expected non-negative strides, got strides ", shape_text(t.strides));
   }
+  require_sane_span(t);
   return t;
 }
 
@@ -209,6 +235,11 @@ Heads head_view(const Tensor& t, std::int64_t head_size, const char* expected) {
   } else {
     value_error(t.name, ": expected ", expected, ", got shape ", shape_text(t.shape));
   }
+  // Zero heads would divide by zero below (query's heads per key head), a zero head_size would
+  // launch on nothing; the launch arguments hold both as int32.
+  if (h.heads <= 0 || h.dim <= 0 || h.heads > INT32_MAX || h.dim > INT32_MAX)
+    value_error(t.name, ": expected 1 to 2^31 - 1 heads of head_size 1 to 2^31 - 1, got shape ",
+                shape_text(t.shape), t.ndim() == 2 ? cat(" with head_size = ", head_size) : "");
   require_inner_contiguous(t, "head_size");
   // Distinct rows must not overlap, as check_rope_kv_inputs() requires of every q/k/v view.
   if (h.heads > 1 && h.view.head_stride < h.dim)
