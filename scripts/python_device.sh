@@ -81,7 +81,7 @@ for file in python/tests/test_*.py; do
 done
 rm -f "$OUT"/pytest-test_*.py.log
 
-# After a crash: one refused call (the first C++ exception through the extension) in a fresh
+# After a crash: one refused call (the first refusal the extension returns) in a fresh
 # interpreter, plainly and after torch initialized CUDA, then under gdb for the native stack.
 probe=$OUT/python-crash-probe.txt
 if printf '%s\n' "${summary[@]}" | grep -q CRASHED; then

@@ -1,5 +1,5 @@
-"""One refused call in a fresh interpreter: the C++ exception that carries the refusal is the first
-thrown through the extension. scripts/python_device.sh runs it when a test file crashed, plainly
+"""One refused call in a fresh interpreter: the first refusal the extension hands back (as data,
+since no C++ exception crosses it) and the wrapper raises. scripts/python_device.sh runs it when a test file crashed, plainly
 and after torch has initialized CUDA, to tell an environment-triggered crash from one in the checks.
 Usage: python3 exception_probe.py [torch]; prints one line, exits 0 when the refusal arrived."""
 

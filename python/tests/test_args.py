@@ -110,6 +110,22 @@ def test_objects_that_are_no_arrays(arg):
     refused(TypeError, args, arg, r"expected a CUDA tensor supporting DLPack .* got list")
 
 
+class _RefusingProducer:
+    """A DLPack producer whose __dlpack__ raises, as torch's does for a tensor needing grad."""
+
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        raise BufferError("cannot export this one \udcff")
+
+
+@pytest.mark.parametrize("arg", TENSOR_ARGS)
+def test_a_producer_that_refuses_export_is_named_with_its_exception(arg):
+    args = make_args("fp8")
+    args[arg] = _RefusingProducer()
+    # The producer's exception type and message, its unencodable character escaped.
+    failed = r"whose __dlpack__\(\) failed: BufferError: cannot export this one \\udcff$"
+    refused(TypeError, args, arg, r"got .*_RefusingProducer " + failed)
+
+
 @pytest.mark.parametrize("arg", TENSOR_ARGS)
 def test_cpu_arrays(arg):
     np = pytest.importorskip("numpy")
