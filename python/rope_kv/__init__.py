@@ -54,6 +54,14 @@ __all__ = [
 #: Whether this build can launch with programmatic dependent launch (``pdl=True``).
 HAS_PDL = bool(_ext.HAS_PDL)
 
+# The exception each refusal kind of _ext.run raises: the extension hands refusals back as data and
+# never throws a C++ exception (docs/python.md, "No C++ exceptions").
+_ERRORS = {
+    _ext.ERROR_VALUE: ValueError,
+    _ext.ERROR_TYPE: TypeError,
+    _ext.ERROR_RUNTIME: RuntimeError,
+}
+
 # The fp8 flavour each kv_cache_dtype names; a float8 torch cache must be that one.
 _FP8_FLAVOUR = {"fp8": "float8_e4m3fn", "fp8_e4m3": "float8_e4m3fn", "fp8_e5m2": "float8_e5m2"}
 
@@ -130,7 +138,7 @@ def _run(op, positions, query, key, value, cos_sin_cache, slot_mapping, key_cach
         raise TypeError(f"head_size: expected an int, got {type(head_size).__name__}")
     if head_size is not None and head_size <= 0:
         raise ValueError(f"head_size: expected a positive int, got {head_size}")
-    _ext.run(
+    refusal = _ext.run(
         op,
         positions,
         query,
@@ -152,6 +160,9 @@ def _run(op, positions, query, key, value, cos_sin_cache, slot_mapping, key_cach
         _stream_handle(stream, query),
         bool(data),
     )
+    if refusal is not None:
+        kind, message = refusal
+        raise _ERRORS[kind](message)
 
 
 def fused(positions, query, key, value, cos_sin_cache, slot_mapping, key_cache, value_cache,

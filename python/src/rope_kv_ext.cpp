@@ -8,6 +8,10 @@
 // and asks the library's own checker, check_rope_kv_inputs().
 //
 // Every refusal is a Python ValueError or TypeError whose message starts with the argument's name.
+// No C++ exception ever leaves or crosses this file's functions: a refusal travels back as data
+// (an Error), run() hands it to the Python wrapper as (kind, message), and the wrapper raises.
+// C++ unwinding through the extension crashed a pytest run on one machine (docs/python.md), and a
+// plain return has nothing to unwind.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -16,7 +20,6 @@
 #include <cstdint>
 #include <functional>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -45,14 +48,30 @@ std::string cat(Parts&&... parts) {
   return os.str();
 }
 
+// A refusal: which Python exception the wrapper raises (the numbers are rope_kv/__init__.py's) and
+// its message. Kind none is success.
+enum class ErrorKind : int { none = 0, value = 1, type = 2, runtime = 3 };
+
+struct [[nodiscard]] Error {
+  ErrorKind kind = ErrorKind::none;
+  std::string message;
+  explicit operator bool() const { return kind != ErrorKind::none; }
+};
+
+// Returns the error of `expr`, if any, from the calling function.
+#define RKV_TRY(expr)                                 \
+  do {                                                \
+    if (Error rkv_error_ = (expr)) return rkv_error_; \
+  } while (0)
+
 template <typename... Parts>
-[[noreturn]] void value_error(Parts&&... parts) {
-  throw nb::value_error(cat(std::forward<Parts>(parts)...).c_str());
+Error value_error(Parts&&... parts) {
+  return {ErrorKind::value, cat(std::forward<Parts>(parts)...)};
 }
 
 template <typename... Parts>
-[[noreturn]] void type_error(Parts&&... parts) {
-  throw nb::type_error(cat(std::forward<Parts>(parts)...).c_str());
+Error type_error(Parts&&... parts) {
+  return {ErrorKind::type, cat(std::forward<Parts>(parts)...)};
 }
 
 std::string dtype_name(std::uint8_t code, std::uint8_t bits) {
@@ -119,28 +138,78 @@ std::string device_text(int type) {
   }
 }
 
-// Why an object could not be imported, for the message: the producer's own exception when it has
-// __dlpack__ (e.g. torch refuses a tensor that requires grad), else its type.
-std::string import_failure(nb::handle obj) {
-  const std::string type = nb::type_name(obj.type()).c_str();
-  if (nb::hasattr(obj, "__dlpack__")) {
-    try {
-      obj.attr("__dlpack__")();
-    } catch (nb::python_error& e) {
-      return cat(type, " whose __dlpack__() failed: ", e.what());
-    }
-    return cat(type, " whose DLPack capsule could not be read");
-  }
-  return type;
+// str(o) as UTF-8 (unencodable characters escaped), or `fallback` where Python cannot make one;
+// leaves no Python error set.
+std::string py_text(PyObject* o, const char* fallback) {
+  PyObject* text = o != nullptr ? PyObject_Str(o) : nullptr;
+  PyObject* bytes =
+      text != nullptr ? PyUnicode_AsEncodedString(text, "utf-8", "backslashreplace") : nullptr;
+  std::string out =
+      bytes != nullptr
+          ? std::string(PyBytes_AS_STRING(bytes), static_cast<std::size_t>(PyBytes_GET_SIZE(bytes)))
+          : fallback;
+  Py_XDECREF(bytes);
+  Py_XDECREF(text);
+  PyErr_Clear();
+  return out;
 }
 
-Tensor import_tensor(const char* name, nb::handle obj, bool writable) {
-  Tensor t;
+// Why an object could not be imported, for the message: the producer's own exception when it has
+// __dlpack__ (e.g. torch refuses a tensor that requires grad), else its type. Python's C API
+// throughout: nanobind's object calls throw a C++ exception when Python raises.
+std::string import_failure(nb::handle obj) {
+  const nb::str type_name = nb::type_name(obj.type());
+  const std::string type = type_name.is_valid() ? type_name.c_str() : "an object";
+  if (!nb::hasattr(obj, "__dlpack__")) return type;
+  PyObject* capsule = PyObject_CallMethod(obj.ptr(), "__dlpack__", nullptr);
+  if (capsule != nullptr) {
+    Py_DECREF(capsule);
+    return cat(type, " whose DLPack capsule could not be read");
+  }
+  PyObject *exc_type = nullptr, *exc = nullptr, *traceback = nullptr;
+  PyErr_Fetch(&exc_type, &exc, &traceback);
+  PyErr_NormalizeException(&exc_type, &exc, &traceback);
+  const std::string what =
+      cat(exc_type != nullptr ? reinterpret_cast<PyTypeObject*>(exc_type)->tp_name : "Exception",
+          ": ", py_text(exc, "(no message)"));
+  Py_XDECREF(exc_type);
+  Py_XDECREF(exc);
+  Py_XDECREF(traceback);
+  return cat(type, " whose __dlpack__() failed: ", what);
+}
+
+// Every later check multiplies extents by strides by the element size in int64: bound the last
+// element's byte offset here, once, so none of those products can overflow. A non-empty tensor
+// must also point somewhere: a null data pointer would read as "not given" to the launchers.
+Error require_sane_span(const Tensor& t) {
+  constexpr std::int64_t kMaxBytes = std::int64_t{1} << 56;
+  std::int64_t last = 0;  // the last element's offset, in elements
+  bool empty = false;
+  for (std::size_t i = 0; i < t.shape.size(); ++i) {
+    empty = empty || t.shape[i] == 0;
+    std::int64_t step = 0;
+    if (t.shape[i] > 1 && (__builtin_mul_overflow(t.shape[i] - 1, t.strides[i], &step) ||
+                           __builtin_add_overflow(last, step, &last) || last > kMaxBytes))
+      return value_error(t.name, ": shape ", shape_text(t.shape), " with strides ",
+                         shape_text(t.strides), " spans more than 2^56 elements");
+  }
+  std::int64_t bytes = 0;
+  if (__builtin_mul_overflow(last + 1, t.itemsize(), &bytes) || bytes > kMaxBytes)
+    return value_error(t.name, ": shape ", shape_text(t.shape), " with strides ",
+                       shape_text(t.strides), " spans more than 2^56 bytes");
+  if (t.data == nullptr && !empty)
+    return value_error(t.name, ": has a null data pointer but shape ", shape_text(t.shape));
+  return {};
+}
+
+// Fills `t` from `obj` (None: t.given stays false).
+Error import_tensor(const char* name, nb::handle obj, bool writable, Tensor& t) {
+  t = Tensor{};
   t.name = name;
-  if (obj.is_none()) return t;
+  if (obj.is_none()) return {};
   t.given = true;
   int device_type = 0;
-  auto fill = [&](const auto& a) {
+  auto fill = [&](const auto& a) -> Error {
     t.data = const_cast<void*>(static_cast<const void*>(a.data()));
     t.code = a.dtype().code;
     t.bits = a.dtype().bits;
@@ -151,38 +220,43 @@ Tensor import_tensor(const char* name, nb::handle obj, bool writable) {
       t.strides.push_back(a.stride(i));
     }
     if (a.dtype().lanes != 1)
-      type_error(name, ": expected a scalar dtype, got ", int{a.dtype().lanes}, " lanes");
+      return type_error(name, ": expected a scalar dtype, got ", int{a.dtype().lanes}, " lanes");
+    return {};
   };
   bool read_only = false;
   if (writable && nb::try_cast(obj, t.rw, false)) {
-    fill(t.rw);
+    RKV_TRY(fill(t.rw));
   } else if (nb::try_cast(obj, t.ro, false)) {
-    fill(t.ro);
+    RKV_TRY(fill(t.ro));
     read_only = writable;  // a writable import failed where a read-only one worked
   } else {
-    type_error(name,
-               ": expected a CUDA tensor supporting DLPack (torch.Tensor, cupy.ndarray, "
-               "jax.Array, ...), got ",
-               import_failure(obj));
+    return type_error(name,
+                      ": expected a CUDA tensor supporting DLPack (torch.Tensor, cupy.ndarray, "
+                      "jax.Array, ...), got ",
+                      import_failure(obj));
   }
   if (device_type != kDLCUDA)
-    value_error(name, ": expected a CUDA device tensor, got ", device_text(device_type));
+    return value_error(name, ": expected a CUDA device tensor, got ", device_text(device_type));
   if (read_only)
-    value_error(name, ": is written, but its producer exported it read-only through DLPack");
+    return value_error(name, ": is written, but its producer exported it read-only through DLPack");
   for (std::size_t i = 0; i < t.strides.size(); ++i) {
+    if (t.shape[i] < 0)
+      return value_error(name, ": expected non-negative extents, got shape ", shape_text(t.shape));
     if (t.shape[i] == 1) t.strides[i] = 0;  // an extent-1 dim's stride is never used: normalize
     if (t.strides[i] < 0)
-      value_error(name, ": expected non-negative strides, got strides ", shape_text(t.strides));
+      return value_error(name, ": expected non-negative strides, got strides ",
+                         shape_text(t.strides));
   }
-  return t;
+  return require_sane_span(t);
 }
 
 // The innermost dim must be contiguous: the kernels move 4-16 byte chunks along it.
-void require_inner_contiguous(const Tensor& t, const char* what) {
+Error require_inner_contiguous(const Tensor& t, const char* what) {
   if (t.ndim() > 0 && t.shape.back() > 1 && t.strides.back() != 1)
-    value_error(t.name, ": expected the innermost (", what,
-                ") dim to be contiguous (stride 1), got strides ", shape_text(t.strides),
-                " for shape ", shape_text(t.shape));
+    return value_error(t.name, ": expected the innermost (", what,
+                       ") dim to be contiguous (stride 1), got strides ", shape_text(t.strides),
+                       " for shape ", shape_text(t.shape));
+  return {};
 }
 
 // A [tokens, heads, dim] view, from a 3-D tensor or a 2-D [tokens, heads * head_size] one.
@@ -191,47 +265,54 @@ struct Heads {
   rkv::HeadTensor view;
 };
 
-Heads head_view(const Tensor& t, std::int64_t head_size, const char* expected) {
-  Heads h;
+Error head_view(const Tensor& t, std::int64_t head_size, const char* expected, Heads& h) {
   if (t.ndim() == 3) {
     h = {t.shape[0], t.shape[1], t.shape[2], {t.data, t.strides[0], t.strides[1]}};
     if (head_size > 0 && h.dim != head_size)
-      value_error(t.name, ": expected head_size = ", head_size, " in the last dim, got shape ",
-                  shape_text(t.shape));
+      return value_error(t.name, ": expected head_size = ", head_size,
+                         " in the last dim, got shape ", shape_text(t.shape));
   } else if (t.ndim() == 2) {
     if (head_size <= 0)
-      value_error(t.name, ": a 2-D tensor [num_tokens, num_heads * head_size] needs head_size=; ",
-                  "got shape ", shape_text(t.shape));
+      return value_error(t.name,
+                         ": a 2-D tensor [num_tokens, num_heads * head_size] needs head_size=; ",
+                         "got shape ", shape_text(t.shape));
     if (t.shape[1] % head_size != 0)
-      value_error(t.name, ": last dim ", t.shape[1],
-                  " is not a multiple of head_size = ", head_size);
+      return value_error(t.name, ": last dim ", t.shape[1],
+                         " is not a multiple of head_size = ", head_size);
     h = {t.shape[0], t.shape[1] / head_size, head_size, {t.data, t.strides[0], head_size}};
   } else {
-    value_error(t.name, ": expected ", expected, ", got shape ", shape_text(t.shape));
+    return value_error(t.name, ": expected ", expected, ", got shape ", shape_text(t.shape));
   }
-  require_inner_contiguous(t, "head_size");
+  // Zero heads would divide by zero below (query's heads per key head), a zero head_size would
+  // launch on nothing; the launch arguments hold both as int32.
+  if (h.heads <= 0 || h.dim <= 0 || h.heads > INT32_MAX || h.dim > INT32_MAX)
+    return value_error(
+        t.name, ": expected 1 to 2^31 - 1 heads of head_size 1 to 2^31 - 1, got shape ",
+        shape_text(t.shape), t.ndim() == 2 ? cat(" with head_size = ", head_size) : "");
+  RKV_TRY(require_inner_contiguous(t, "head_size"));
   // Distinct rows must not overlap, as check_rope_kv_inputs() requires of every q/k/v view.
   if (h.heads > 1 && h.view.head_stride < h.dim)
-    value_error(t.name, ": head stride ", h.view.head_stride, " is smaller than head_size ", h.dim,
-                ", so heads overlap");
+    return value_error(t.name, ": head stride ", h.view.head_stride, " is smaller than head_size ",
+                       h.dim, ", so heads overlap");
   if (h.tokens > 1 && h.view.token_stride < (h.heads - 1) * h.view.head_stride + h.dim)
-    value_error(t.name, ": token stride ", h.view.token_stride, " overlaps the ", h.heads,
-                " heads of a token");
+    return value_error(t.name, ": token stride ", h.view.token_stride, " overlaps the ", h.heads,
+                       " heads of a token");
   if (h.heads == 1) h.view.head_stride = 0;
-  return h;
+  return {};
 }
 
-void require_dtype_like(const Tensor& t, const Tensor& like) {
+Error require_dtype_like(const Tensor& t, const Tensor& like) {
   if (t.code != like.code || t.bits != like.bits)
-    type_error(t.name, ": expected dtype ", like.dtype(), " (that of ", like.name, "), got ",
-               t.dtype());
+    return type_error(t.name, ": expected dtype ", like.dtype(), " (that of ", like.name, "), got ",
+                      t.dtype());
+  return {};
 }
 
-void require_int64_vector(const Tensor& t, const char* expected) {
-  if (!t.is(kInt, 64)) type_error(t.name, ": expected dtype int64, got ", t.dtype());
+Error require_int64_vector(const Tensor& t, const char* expected) {
+  if (!t.is(kInt, 64)) return type_error(t.name, ": expected dtype int64, got ", t.dtype());
   if (t.ndim() != 1)
-    value_error(t.name, ": expected ", expected, ", got shape ", shape_text(t.shape));
-  require_inner_contiguous(t, "and only");
+    return value_error(t.name, ": expected ", expected, ", got shape ", shape_text(t.shape));
+  return require_inner_contiguous(t, "and only");
 }
 
 // ---- memory overlap
@@ -330,21 +411,29 @@ struct Options {
 
 // PDL lives in one place: when the library's RopeKvArgs gains its `pdl` field, defining
 // RKV_HAS_PDL (python/CMakeLists.txt) is the whole change.
-void set_pdl(rkv::RopeKvArgs& a, bool pdl) {
+Error set_pdl(rkv::RopeKvArgs& a, bool pdl) {
 #ifdef RKV_HAS_PDL
   a.pdl = pdl;
 #else
   (void)a;
   if (pdl)
-    value_error("pdl: this build of the kernel library has no programmatic dependent launch");
+    return value_error(
+        "pdl: this build of the kernel library has no programmatic dependent launch");
 #endif
+  return {};
 }
 
-rkv::CacheDType parse_cache_dtype(const std::string& s) {
-  if (s == "auto") return rkv::CacheDType::auto_;
-  if (s == "fp8" || s == "fp8_e4m3") return rkv::CacheDType::fp8_e4m3;
-  if (s == "fp8_e5m2") return rkv::CacheDType::fp8_e5m2;
-  value_error("kv_cache_dtype: expected 'auto', 'fp8', 'fp8_e4m3' or 'fp8_e5m2', got '", s, "'");
+Error parse_cache_dtype(const std::string& s, rkv::CacheDType& out) {
+  if (s == "auto")
+    out = rkv::CacheDType::auto_;
+  else if (s == "fp8" || s == "fp8_e4m3")
+    out = rkv::CacheDType::fp8_e4m3;
+  else if (s == "fp8_e5m2")
+    out = rkv::CacheDType::fp8_e5m2;
+  else
+    return value_error("kv_cache_dtype: expected 'auto', 'fp8', 'fp8_e4m3' or 'fp8_e5m2', got '", s,
+                       "'");
+  return {};
 }
 
 const char* cache_dtype_text(rkv::CacheDType c) {
@@ -360,13 +449,13 @@ struct Cache {
 // flash layout), [num_blocks, num_kv_heads, block_size, head_size] ("hnd"), or
 // [num_blocks, block_size, head_size] for one KV head (MLA). Strides say where each dim lives, so
 // physically permuted tensors and views into a packed K|V tensor need nothing more.
-Cache cache_view(const Tensor& t, std::int64_t kv_heads, std::int64_t dim, std::string& layout) {
+Error cache_view(const Tensor& t, std::int64_t kv_heads, std::int64_t dim, std::string& layout,
+                 Cache& c) {
   const auto expected = [&] {
     return cat("[num_blocks, block_size, ", kv_heads, ", ", dim, "] (nhd) or [num_blocks, ",
                kv_heads, ", block_size, ", dim, "] (hnd)",
                kv_heads == 1 ? cat(" or [num_blocks, block_size, ", dim, "]") : "");
   };
-  Cache c;
   if (t.ndim() == 4) {
     if (layout.empty()) {
       // Both fit when block_size == num_kv_heads: then vLLM's order (nhd) is meant.
@@ -375,7 +464,7 @@ Cache cache_view(const Tensor& t, std::int64_t kv_heads, std::int64_t dim, std::
       else if (t.shape[1] == kv_heads)
         layout = "hnd";
       else
-        value_error(t.name, ": expected ", expected(), ", got shape ", shape_text(t.shape));
+        return value_error(t.name, ": expected ", expected(), ", got shape ", shape_text(t.shape));
     }
     const int slot_dim = layout == "nhd" ? 1 : 2, head_dim = layout == "nhd" ? 2 : 1;
     c.blocks = t.shape[0];
@@ -390,18 +479,19 @@ Cache cache_view(const Tensor& t, std::int64_t kv_heads, std::int64_t dim, std::
     c.dim = t.shape[2];
     c.view = {t.data, t.strides[0], t.strides[1], 0};
   } else {
-    value_error(t.name, ": expected ", expected(), ", got shape ", shape_text(t.shape));
+    return value_error(t.name, ": expected ", expected(), ", got shape ", shape_text(t.shape));
   }
   if (c.heads != kv_heads || c.dim != dim) {
     const std::string want =
         layout == "nhd"   ? cat("[num_blocks, block_size, ", kv_heads, ", ", dim, "] (layout nhd)")
         : layout == "hnd" ? cat("[num_blocks, ", kv_heads, ", block_size, ", dim, "] (layout hnd)")
                           : expected();
-    value_error(t.name, ": expected ", want, ", got shape ", shape_text(t.shape));
+    return value_error(t.name, ": expected ", want, ", got shape ", shape_text(t.shape));
   }
-  require_inner_contiguous(t, "head_size");
+  RKV_TRY(require_inner_contiguous(t, "head_size"));
   if (c.blocks <= 0 || c.block_size <= 0)
-    value_error(t.name, ": a cache of ", c.blocks, " blocks of ", c.block_size, " slots is empty");
+    return value_error(t.name, ": a cache of ", c.blocks, " blocks of ", c.block_size,
+                       " slots is empty");
   // Distinct (block, slot, head) entries must not overlap (check_rope_kv_inputs() asks the same):
   // sorted by stride, each dim's stride covers everything inside it.
   std::pair<std::int64_t, std::int64_t> dims[] = {{c.view.block_stride, c.blocks},
@@ -412,11 +502,12 @@ Cache cache_view(const Tensor& t, std::int64_t kv_heads, std::int64_t dim, std::
   for (const auto& [stride, extent] : dims) {
     if (extent <= 1) continue;
     if (stride < covered)
-      value_error(t.name, ": strides ", shape_text(t.strides), " make distinct cache entries of ",
-                  "shape ", shape_text(t.shape), " overlap");
+      return value_error(t.name, ": strides ", shape_text(t.strides),
+                         " make distinct cache entries of ", "shape ", shape_text(t.shape),
+                         " overlap");
     covered = stride * (extent - 1) + covered;
   }
-  return c;
+  return {};
 }
 
 // Everything run() needs after the checks: the launch arguments and what the launch must hold.
@@ -431,33 +522,33 @@ struct Inputs {
       v_scale, query_out;
 };
 
-void require_given(const Tensor& t, const char* why) {
-  if (!t.given) type_error(t.name, ": expected a CUDA tensor (", why, "), got None");
+Error require_given(const Tensor& t, const char* why) {
+  if (!t.given) return type_error(t.name, ": expected a CUDA tensor (", why, "), got None");
+  return {};
 }
 
-Prepared prepare(Op op, Inputs& in, Options& o) {
-  Prepared p;
+Error prepare(Op op, Inputs& in, Options& o, Prepared& p) {
   rkv::RopeKvArgs& a = p.args;
   const bool caches = in.slot_mapping.given;
 
   // Presence first, so "missing" is reported before anything about the others.
-  require_given(in.positions, "positions [num_tokens], int64");
-  require_given(in.query, "query [num_tokens, num_heads, head_size]");
-  require_given(in.key, "key [num_tokens, num_kv_heads, head_size]");
-  require_given(in.cos_sin_cache, "cos_sin_cache [max_position, rot_dim]");
+  RKV_TRY(require_given(in.positions, "positions [num_tokens], int64"));
+  RKV_TRY(require_given(in.query, "query [num_tokens, num_heads, head_size]"));
+  RKV_TRY(require_given(in.key, "key [num_tokens, num_kv_heads, head_size]"));
+  RKV_TRY(require_given(in.cos_sin_cache, "cos_sin_cache [max_position, rot_dim]"));
   if (caches) {
-    require_given(in.value, "value is cached wherever slot_mapping is given");
-    require_given(in.key_cache, "slot_mapping is given");
-    require_given(in.value_cache, "slot_mapping is given");
+    RKV_TRY(require_given(in.value, "value is cached wherever slot_mapping is given"));
+    RKV_TRY(require_given(in.key_cache, "slot_mapping is given"));
+    RKV_TRY(require_given(in.value_cache, "slot_mapping is given"));
   } else {
     for (const Tensor* t : {&in.value, &in.key_cache, &in.value_cache})
       if (t->given)
-        value_error(t->name,
-                    ": given without slot_mapping; pass slot_mapping to write the cache, "
-                    "or None for value, key_cache and value_cache to rotate only");
+        return value_error(t->name,
+                           ": given without slot_mapping; pass slot_mapping to write the cache, "
+                           "or None for value, key_cache and value_cache to rotate only");
   }
   if (!o.write_back_key && op != Op::fused && op != Op::check)
-    value_error(
+    return value_error(
         "write_back_key: the unfused kernels always write the rotated key back; "
         "write_back_key=False is the fused kernel's alone");
 
@@ -466,8 +557,8 @@ Prepared prepare(Op op, Inputs& in, Options& o) {
   for (const Tensor* t : {&in.positions, &in.key, &in.value, &in.cos_sin_cache, &in.slot_mapping,
                           &in.key_cache, &in.value_cache, &in.k_scale, &in.v_scale, &in.query_out})
     if (t->given && t->device_id != p.device)
-      value_error(t->name, ": expected CUDA device ", p.device, " (that of query), got device ",
-                  t->device_id);
+      return value_error(t->name, ": expected CUDA device ", p.device,
+                         " (that of query), got device ", t->device_id);
 
   // q/k/v dtype and views.
   if (in.query.is(kBfloat, 16))
@@ -477,49 +568,54 @@ Prepared prepare(Op op, Inputs& in, Options& o) {
   else if (in.query.is(kFloat, 32))
     a.dtype = rkv::DType::fp32;
   else
-    type_error("query: expected dtype bfloat16, float16 or float32, got ", in.query.dtype());
-  const Heads q = head_view(in.query, o.head_size,
-                            "[num_tokens, num_heads, head_size] or [num_tokens, num_heads * "
-                            "head_size] with head_size=");
-  require_dtype_like(in.key, in.query);
-  const Heads k = head_view(in.key, o.head_size,
-                            "[num_tokens, num_kv_heads, head_size] or [num_tokens, num_kv_heads "
-                            "* head_size] with head_size=");
+    return type_error("query: expected dtype bfloat16, float16 or float32, got ", in.query.dtype());
+  Heads q;
+  RKV_TRY(head_view(in.query, o.head_size,
+                    "[num_tokens, num_heads, head_size] or [num_tokens, num_heads * "
+                    "head_size] with head_size=",
+                    q));
+  RKV_TRY(require_dtype_like(in.key, in.query));
+  Heads k;
+  RKV_TRY(head_view(in.key, o.head_size,
+                    "[num_tokens, num_kv_heads, head_size] or [num_tokens, num_kv_heads "
+                    "* head_size] with head_size=",
+                    k));
   if (k.tokens != q.tokens)
-    value_error("key: expected ", q.tokens, " tokens (those of query), got shape ",
-                shape_text(in.key.shape));
+    return value_error("key: expected ", q.tokens, " tokens (those of query), got shape ",
+                       shape_text(in.key.shape));
   if (q.heads % k.heads != 0)
-    value_error("key: query's ", q.heads, " heads are not a multiple of key's ", k.heads, " heads");
+    return value_error("key: query's ", q.heads, " heads are not a multiple of key's ", k.heads,
+                       " heads");
   Heads qo;
   if (in.query_out.given) {
-    require_dtype_like(in.query_out, in.query);
-    qo = head_view(in.query_out, o.head_size, "the shape of query");
+    RKV_TRY(require_dtype_like(in.query_out, in.query));
+    RKV_TRY(head_view(in.query_out, o.head_size, "the shape of query", qo));
     if (qo.tokens != q.tokens || qo.heads != q.heads || qo.dim != q.dim)
-      value_error("query_out: expected the shape of query [", q.tokens, ", ", q.heads, ", ", q.dim,
-                  "], got shape ", shape_text(in.query_out.shape));
+      return value_error("query_out: expected the shape of query [", q.tokens, ", ", q.heads, ", ",
+                         q.dim, "], got shape ", shape_text(in.query_out.shape));
   }
 
-  require_int64_vector(in.positions, "[num_tokens], int64");
+  RKV_TRY(require_int64_vector(in.positions, "[num_tokens], int64"));
   if (in.positions.shape[0] != q.tokens)
-    value_error("positions: expected shape [", q.tokens, "] (num_tokens of query), got ",
-                shape_text(in.positions.shape));
+    return value_error("positions: expected shape [", q.tokens, "] (num_tokens of query), got ",
+                       shape_text(in.positions.shape));
 
   // cos/sin table: [max_position, rot_dim], cos then sin in each row.
   const Tensor& cs = in.cos_sin_cache;
   if (!cs.is(kFloat, 32) && !(cs.code == in.query.code && cs.bits == in.query.bits))
-    type_error("cos_sin_cache: expected dtype float32 or ", in.query.dtype(),
-               " (that of query), got ", cs.dtype());
+    return type_error("cos_sin_cache: expected dtype float32 or ", in.query.dtype(),
+                      " (that of query), got ", cs.dtype());
   if (cs.ndim() != 2)
-    value_error("cos_sin_cache: expected [max_position, rot_dim], got shape ",
-                shape_text(cs.shape));
-  require_inner_contiguous(cs, "rot_dim");
+    return value_error("cos_sin_cache: expected [max_position, rot_dim], got shape ",
+                       shape_text(cs.shape));
+  RKV_TRY(require_inner_contiguous(cs, "rot_dim"));
   const std::int64_t rot = cs.shape[1];
   if (rot <= 0 || rot % 2 != 0)
-    value_error("cos_sin_cache: rot_dim = shape[1] = ", rot, " must be even and positive");
+    return value_error("cos_sin_cache: rot_dim = shape[1] = ", rot, " must be even and positive");
   if (rot > q.dim || rot > k.dim)
-    value_error("cos_sin_cache: rot_dim = shape[1] = ", rot, " exceeds the head size (query ",
-                q.dim, ", key ", k.dim, ")");
-  if (cs.shape[0] <= 0) value_error("cos_sin_cache: has no rows (max_position = 0)");
+    return value_error("cos_sin_cache: rot_dim = shape[1] = ", rot,
+                       " exceeds the head size (query ", q.dim, ", key ", k.dim, ")");
+  if (cs.shape[0] <= 0) return value_error("cos_sin_cache: has no rows (max_position = 0)");
 
   a.num_tokens = q.tokens;
   a.num_q_heads = static_cast<std::int32_t>(q.heads);
@@ -535,34 +631,37 @@ Prepared prepare(Op op, Inputs& in, Options& o) {
   a.cos_sin_fp32 = cs.is(kFloat, 32);
   a.cos_sin_stride = cs.shape[0] > 1 ? cs.strides[0] : rot;
   if (a.cos_sin_stride < rot)
-    value_error("cos_sin_cache: row stride ", a.cos_sin_stride, " is shorter than rot_dim ", rot);
+    return value_error("cos_sin_cache: row stride ", a.cos_sin_stride, " is shorter than rot_dim ",
+                       rot);
   a.max_position = cs.shape[0];
   a.query = q.view;
   a.query_out = qo.view;
   a.key = k.view;
   a.write_back_key = o.write_back_key;
-  set_pdl(a, o.pdl);
+  RKV_TRY(set_pdl(a, o.pdl));
 
   a.cache_dtype = o.cache_dtype;
 
   if (caches) {
-    require_int64_vector(in.slot_mapping, "[num_cache_tokens], int64");
+    RKV_TRY(require_int64_vector(in.slot_mapping, "[num_cache_tokens], int64"));
     const std::int64_t tc = in.slot_mapping.shape[0];
     if (tc > q.tokens)
-      value_error("slot_mapping: ", tc, " slots for ", q.tokens,
-                  " tokens; expected at most one per token");
-    require_dtype_like(in.value, in.query);
-    const Heads v = head_view(in.value, o.head_size,
-                              "[num_tokens, num_kv_heads, head_size] or [num_tokens, "
-                              "num_kv_heads * head_size] with head_size=");
+      return value_error("slot_mapping: ", tc, " slots for ", q.tokens,
+                         " tokens; expected at most one per token");
+    RKV_TRY(require_dtype_like(in.value, in.query));
+    Heads v;
+    RKV_TRY(head_view(in.value, o.head_size,
+                      "[num_tokens, num_kv_heads, head_size] or [num_tokens, "
+                      "num_kv_heads * head_size] with head_size=",
+                      v));
     if (v.heads != k.heads)
-      value_error("value: expected ", k.heads, " heads (those of key), got shape ",
-                  shape_text(in.value.shape));
+      return value_error("value: expected ", k.heads, " heads (those of key), got shape ",
+                         shape_text(in.value.shape));
     if (v.tokens < tc)
-      value_error("value: expected at least ", tc,
-                  " tokens (the length of slot_mapping), got "
-                  "shape ",
-                  shape_text(in.value.shape));
+      return value_error("value: expected at least ", tc,
+                         " tokens (the length of slot_mapping), got "
+                         "shape ",
+                         shape_text(in.value.shape));
     a.v_head_size = static_cast<std::int32_t>(v.dim);
     a.value = v.view;
     a.num_cache_tokens = tc;
@@ -572,25 +671,27 @@ Prepared prepare(Op op, Inputs& in, Options& o) {
     for (const Tensor* t : {&in.key_cache, &in.value_cache}) {
       if (a.cache_dtype == rkv::CacheDType::auto_) {
         if (t->code != in.query.code || t->bits != in.query.bits)
-          type_error(t->name, ": expected dtype ", in.query.dtype(),
-                     " (kv_cache_dtype='auto' stores the dtype of query), got ", t->dtype());
+          return type_error(t->name, ": expected dtype ", in.query.dtype(),
+                            " (kv_cache_dtype='auto' stores the dtype of query), got ", t->dtype());
       } else {
         const std::uint8_t fp8 =
             a.cache_dtype == rkv::CacheDType::fp8_e4m3 ? kFloat8E4M3FN : kFloat8E5M2;
         if (!t->is(kUInt, 8) && !t->is(fp8, 8))
-          type_error(t->name, ": expected dtype uint8 or ", cache_dtype_text(a.cache_dtype),
-                     " for kv_cache_dtype='", o.kv_cache_dtype, "', got ", t->dtype());
+          return type_error(t->name, ": expected dtype uint8 or ", cache_dtype_text(a.cache_dtype),
+                            " for kv_cache_dtype='", o.kv_cache_dtype, "', got ", t->dtype());
       }
     }
     std::string layout = o.layout;
-    const Cache kc = cache_view(in.key_cache, k.heads, k.dim, layout);
-    const Cache vc = cache_view(in.value_cache, k.heads, v.dim, layout);
+    Cache kc, vc;
+    RKV_TRY(cache_view(in.key_cache, k.heads, k.dim, layout, kc));
+    RKV_TRY(cache_view(in.value_cache, k.heads, v.dim, layout, vc));
     if (vc.blocks != kc.blocks || vc.block_size != kc.block_size)
-      value_error("value_cache: expected ", kc.blocks, " blocks of ", kc.block_size,
-                  " slots (those of key_cache), got shape ", shape_text(in.value_cache.shape));
+      return value_error("value_cache: expected ", kc.blocks, " blocks of ", kc.block_size,
+                         " slots (those of key_cache), got shape ",
+                         shape_text(in.value_cache.shape));
     if (kc.blocks > 0x7fffffffLL / kc.block_size)
-      value_error("key_cache: ", kc.blocks, " blocks of ", kc.block_size,
-                  " slots; at most 2^31 - 1 slots are supported");
+      return value_error("key_cache: ", kc.blocks, " blocks of ", kc.block_size,
+                         " slots; at most 2^31 - 1 slots are supported");
     a.key_cache = kc.view;
     a.value_cache = vc.view;
     a.block_size = static_cast<std::int32_t>(kc.block_size);
@@ -602,21 +703,23 @@ Prepared prepare(Op op, Inputs& in, Options& o) {
       int i = 0;
       for (const Tensor* t : {&in.k_scale, &in.v_scale}) {
         if (!t->given)
-          value_error(t->name, ": kv_cache_dtype='", o.kv_cache_dtype,
-                      "' needs a float32 CUDA tensor of 1 or num_kv_heads = ", k.heads,
-                      " scales, got None");
-        if (!t->is(kFloat, 32)) type_error(t->name, ": expected dtype float32, got ", t->dtype());
+          return value_error(t->name, ": kv_cache_dtype='", o.kv_cache_dtype,
+                             "' needs a float32 CUDA tensor of 1 or num_kv_heads = ", k.heads,
+                             " scales, got None");
+        if (!t->is(kFloat, 32))
+          return type_error(t->name, ": expected dtype float32, got ", t->dtype());
         std::int64_t n = 1;
         for (std::int64_t d : t->shape)
           n *= d;
         if (t->ndim() > 1 || (n != 1 && n != k.heads))
-          value_error(t->name, ": expected shape [], [1] or [", k.heads,
-                      "] (one scale, or one per KV head), got ", shape_text(t->shape));
-        require_inner_contiguous(*t, "scale");
+          return value_error(t->name, ": expected shape [], [1] or [", k.heads,
+                             "] (one scale, or one per KV head), got ", shape_text(t->shape));
+        RKV_TRY(require_inner_contiguous(*t, "scale"));
         counts[i++] = n;
       }
       if (counts[0] != counts[1])
-        value_error("v_scale: expected ", counts[0], " scale(s) like k_scale, got ", counts[1]);
+        return value_error("v_scale: expected ", counts[0], " scale(s) like k_scale, got ",
+                           counts[1]);
       a.k_scale = static_cast<const float*>(in.k_scale.data);
       a.v_scale = static_cast<const float*>(in.v_scale.data);
       a.scale_head_stride = counts[0] > 1 ? 1 : 0;
@@ -665,8 +768,8 @@ Prepared prepare(Op op, Inputs& in, Options& o) {
         if ((fps[i].written || fps[j].written) && overlaps(fps[i], fps[j])) {
           const Footprint& w = fps[i].written ? fps[i] : fps[j];
           const Footprint& other = fps[i].written ? fps[j] : fps[i];
-          value_error(w.name, ": overlaps ", other.name, " in memory; ", w.name,
-                      " is written, so it must not share memory with any other argument");
+          return value_error(w.name, ": overlaps ", other.name, " in memory; ", w.name,
+                             " is written, so it must not share memory with any other argument");
         }
 
   // Access width: the kernels need at least 4-byte, pair-aligned accesses everywhere.
@@ -675,7 +778,8 @@ Prepared prepare(Op op, Inputs& in, Options& o) {
       return reinterpret_cast<std::uintptr_t>(ptr) % static_cast<std::uint64_t>(bytes) != 0;
     };
     if (a.style == rkv::RopeStyle::neox && rot % 4 != 0)
-      value_error("cos_sin_cache: rot_dim = ", rot, " must be a multiple of 4 for neox style");
+      return value_error("cos_sin_cache: rot_dim = ", rot,
+                         " must be a multiple of 4 for neox style");
     const std::tuple<const Tensor*, rkv::HeadTensor, std::int64_t> heads[] = {
         {&in.query, a.query, a.q_head_size},
         {&in.query_out, a.query_out, a.q_head_size},
@@ -684,76 +788,75 @@ Prepared prepare(Op op, Inputs& in, Options& o) {
     for (const auto& [t, h, dim] : heads)
       if (h.data != nullptr && (misaligned(h.data, 2 * e) || h.token_stride % 2 != 0 ||
                                 h.head_stride % 2 != 0 || dim % 2 != 0))
-        value_error(t->name, ": its data pointer, strides and head size must allow aligned pairs ",
-                    "of elements (pointer a multiple of ", 2 * e, " bytes, even strides)");
+        return value_error(t->name,
+                           ": its data pointer, strides and head size must allow aligned pairs ",
+                           "of elements (pointer a multiple of ", 2 * e, " bytes, even strides)");
     if (caches)
       for (const auto& [t, c] :
            {std::pair{&in.key_cache, a.key_cache}, std::pair{&in.value_cache, a.value_cache}})
         if (misaligned(c.data, 2 * ce) || c.block_stride % 2 != 0 || c.slot_stride % 2 != 0 ||
             c.head_stride % 2 != 0)
-          value_error(t->name, ": its data pointer and strides must allow aligned pairs of ",
-                      "elements (pointer a multiple of ", 2 * ce, " bytes, even strides)");
-    value_error("cos_sin_cache: its data pointer and row stride must allow aligned reads of ",
-                a.style == rkv::RopeStyle::neox ? 2 : 1, " entries");
+          return value_error(t->name, ": its data pointer and strides must allow aligned pairs of ",
+                             "elements (pointer a multiple of ", 2 * ce, " bytes, even strides)");
+    return value_error(
+        "cos_sin_cache: its data pointer and row stride must allow aligned reads of ",
+        a.style == rkv::RopeStyle::neox ? 2 : 1, " entries");
   }
-  return p;
+  return {};
+}
+
+Error cuda_failure(const char* what, cudaError_t err) {
+  return {ErrorKind::runtime,
+          cat("rope_kv: ", what, cudaGetErrorName(err), ": ", cudaGetErrorString(err))};
 }
 
 // check_args(data=True): host copies of the device inputs, then the library's full contract.
-void check_device_data(const Prepared& p, cudaStream_t stream) {
+Error check_device_data(const Prepared& p, cudaStream_t stream) {
   const rkv::RopeKvArgs& a = p.args;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &capture) == cudaSuccess &&
       capture != cudaStreamCaptureStatusNone)
-    value_error(
+    return value_error(
         "data: check_args(data=True) copies device data to the host, which a CUDA graph "
         "capture cannot hold; check before capturing");
   std::vector<std::int64_t> positions(static_cast<std::size_t>(a.num_tokens));
   std::vector<std::int64_t> slots(static_cast<std::size_t>(a.num_cache_tokens));
   std::vector<float> k_scale(static_cast<std::size_t>(p.scale_count)),
       v_scale(static_cast<std::size_t>(p.scale_count));
-  const auto copy = [&](void* dst, const void* src, std::size_t bytes) {
-    if (bytes == 0) return;
+  const auto copy = [&](void* dst, const void* src, std::size_t bytes) -> Error {
+    if (bytes == 0) return {};
     const cudaError_t err = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream);
-    if (err != cudaSuccess)
-      throw std::runtime_error(cat("rope_kv: reading inputs back failed: ", cudaGetErrorName(err),
-                                   ": ", cudaGetErrorString(err)));
+    if (err != cudaSuccess) return cuda_failure("reading inputs back failed: ", err);
+    return {};
   };
-  copy(positions.data(), a.positions, positions.size() * 8);
-  if (a.slot_mapping != nullptr) copy(slots.data(), a.slot_mapping, slots.size() * 8);
+  RKV_TRY(copy(positions.data(), a.positions, positions.size() * 8));
+  if (a.slot_mapping != nullptr) RKV_TRY(copy(slots.data(), a.slot_mapping, slots.size() * 8));
   if (a.k_scale != nullptr) {
-    copy(k_scale.data(), a.k_scale, k_scale.size() * 4);
-    copy(v_scale.data(), a.v_scale, v_scale.size() * 4);
+    RKV_TRY(copy(k_scale.data(), a.k_scale, k_scale.size() * 4));
+    RKV_TRY(copy(v_scale.data(), a.v_scale, v_scale.size() * 4));
   }
   const cudaError_t err = cudaStreamSynchronize(stream);
-  if (err != cudaSuccess)
-    throw std::runtime_error(cat("rope_kv: reading inputs back failed: ", cudaGetErrorName(err),
-                                 ": ", cudaGetErrorString(err)));
+  if (err != cudaSuccess) return cuda_failure("reading inputs back failed: ", err);
   rkv::HostSideInputs host;
   host.positions = positions.data();
   host.slot_mapping = a.slot_mapping != nullptr ? slots.data() : nullptr;
   host.k_scale = a.k_scale != nullptr ? k_scale.data() : nullptr;
   host.v_scale = a.v_scale != nullptr ? v_scale.data() : nullptr;
   const std::string e = rkv::check_rope_kv_inputs(a, host);
-  if (!e.empty()) value_error(e);
+  if (!e.empty()) return value_error(e);
+  return {};
 }
 
 // Launches on the tensors' device (restoring the caller's current device after), on `stream`.
-void launch(Op op, const Prepared& p, cudaStream_t stream, bool data) {
+Error launch(Op op, const Prepared& p, cudaStream_t stream, bool data) {
   int current = 0;
   cudaError_t err = cudaGetDevice(&current);
   if (err == cudaSuccess && current != p.device) err = cudaSetDevice(p.device);
+  Error refused;
   if (err == cudaSuccess) {
     switch (op) {
       case Op::check:
-        if (data) {
-          try {
-            check_device_data(p, stream);
-          } catch (...) {
-            if (current != p.device) cudaSetDevice(current);
-            throw;
-          }
-        }
+        if (data) refused = check_device_data(p, stream);
         break;
       case Op::fused:
         err = rkv::rope_kv_fused(p.args, stream);
@@ -770,53 +873,75 @@ void launch(Op op, const Prepared& p, cudaStream_t stream, bool data) {
     }
     if (current != p.device) cudaSetDevice(current);
   }
-  if (err != cudaSuccess)
-    throw std::runtime_error(
-        cat("rope_kv: CUDA error ", cudaGetErrorName(err), ": ", cudaGetErrorString(err)));
+  if (refused) return refused;
+  if (err != cudaSuccess) return cuda_failure("CUDA error ", err);
+  return {};
 }
 
-void run(int op_code, nb::handle positions, nb::handle query, nb::handle key, nb::handle value,
-         nb::handle cos_sin_cache, nb::handle slot_mapping, nb::handle key_cache,
-         nb::handle value_cache, nb::handle k_scale, nb::handle v_scale, bool is_neox,
-         std::string kv_cache_dtype, std::string layout, std::int64_t head_size,
-         nb::handle query_out, bool write_back_key, bool pdl, std::uintptr_t stream,
-         bool check_data) {
-  if (op_code < 0 || op_code > 4) value_error("op: unknown operation ", op_code);
+// Everything run() does; a refusal comes back as an Error.
+Error checked_run(int op_code, nb::handle positions, nb::handle query, nb::handle key,
+                  nb::handle value, nb::handle cos_sin_cache, nb::handle slot_mapping,
+                  nb::handle key_cache, nb::handle value_cache, nb::handle k_scale,
+                  nb::handle v_scale, bool is_neox, std::string kv_cache_dtype, std::string layout,
+                  std::int64_t head_size, nb::handle query_out, bool write_back_key, bool pdl,
+                  std::uintptr_t stream, bool check_data) {
+  if (op_code < 0 || op_code > 4) return value_error("op: unknown operation ", op_code);
   const Op op = static_cast<Op>(op_code);
   Options o;
   o.is_neox = is_neox;
   o.kv_cache_dtype = std::move(kv_cache_dtype);
-  o.cache_dtype = parse_cache_dtype(o.kv_cache_dtype);
+  RKV_TRY(parse_cache_dtype(o.kv_cache_dtype, o.cache_dtype));
   o.layout = std::move(layout);
   if (!o.layout.empty() && o.layout != "nhd" && o.layout != "hnd")
-    value_error("layout: expected None, 'nhd' or 'hnd', got '", o.layout, "'");
+    return value_error("layout: expected None, 'nhd' or 'hnd', got '", o.layout, "'");
   o.head_size = head_size;
-  if (o.head_size < 0) value_error("head_size: expected a positive size, got ", o.head_size);
+  if (o.head_size < 0) return value_error("head_size: expected a positive size, got ", o.head_size);
   o.write_back_key = write_back_key;
   o.pdl = pdl;
   // Which tensors we may write decides how each is imported.
   const bool in_place_q = query_out.is_none();
   Inputs in;
-  in.positions = import_tensor("positions", positions, false);
-  in.query = import_tensor("query", query, in_place_q);
-  in.key = import_tensor("key", key, true);
-  in.value = import_tensor("value", value, false);
-  in.cos_sin_cache = import_tensor("cos_sin_cache", cos_sin_cache, false);
-  in.slot_mapping = import_tensor("slot_mapping", slot_mapping, false);
-  in.key_cache = import_tensor("key_cache", key_cache, true);
-  in.value_cache = import_tensor("value_cache", value_cache, true);
+  RKV_TRY(import_tensor("positions", positions, false, in.positions));
+  RKV_TRY(import_tensor("query", query, in_place_q, in.query));
+  RKV_TRY(import_tensor("key", key, true, in.key));
+  RKV_TRY(import_tensor("value", value, false, in.value));
+  RKV_TRY(import_tensor("cos_sin_cache", cos_sin_cache, false, in.cos_sin_cache));
+  RKV_TRY(import_tensor("slot_mapping", slot_mapping, false, in.slot_mapping));
+  RKV_TRY(import_tensor("key_cache", key_cache, true, in.key_cache));
+  RKV_TRY(import_tensor("value_cache", value_cache, true, in.value_cache));
   // Scales are read only for fp8 caches; "auto" ignores them, as the C API does.
   if (o.cache_dtype != rkv::CacheDType::auto_) {
-    in.k_scale = import_tensor("k_scale", k_scale, false);
-    in.v_scale = import_tensor("v_scale", v_scale, false);
+    RKV_TRY(import_tensor("k_scale", k_scale, false, in.k_scale));
+    RKV_TRY(import_tensor("v_scale", v_scale, false, in.v_scale));
   } else {
     in.k_scale.name = "k_scale";
     in.v_scale.name = "v_scale";
   }
-  in.query_out = import_tensor("query_out", query_out, true);
-  const Prepared p = prepare(op, in, o);
-  if (op == Op::check && !check_data) return;  // O(1) checks only: no CUDA call at all
-  launch(op, p, reinterpret_cast<cudaStream_t>(stream), check_data);
+  RKV_TRY(import_tensor("query_out", query_out, true, in.query_out));
+  Prepared p;
+  RKV_TRY(prepare(op, in, o, p));
+  if (op == Op::check && !check_data) return {};  // O(1) checks only: no CUDA call at all
+  return launch(op, p, reinterpret_cast<cudaStream_t>(stream), check_data);
+}
+
+// The Python entry: None, or (error kind, message) for rope_kv/__init__.py to raise. Built with
+// Python's C API, which reports failure (only memory exhaustion here) as a set Python error and
+// a null result, never as a C++ exception; nanobind passes both on to the caller.
+nb::object run(int op_code, nb::handle positions, nb::handle query, nb::handle key,
+               nb::handle value, nb::handle cos_sin_cache, nb::handle slot_mapping,
+               nb::handle key_cache, nb::handle value_cache, nb::handle k_scale, nb::handle v_scale,
+               bool is_neox, std::string kv_cache_dtype, std::string layout, std::int64_t head_size,
+               nb::handle query_out, bool write_back_key, bool pdl, std::uintptr_t stream,
+               bool check_data) {
+  const Error e =
+      checked_run(op_code, positions, query, key, value, cos_sin_cache, slot_mapping, key_cache,
+                  value_cache, k_scale, v_scale, is_neox, std::move(kv_cache_dtype),
+                  std::move(layout), head_size, query_out, write_back_key, pdl, stream, check_data);
+  if (!e) return nb::none();
+  PyObject* message =
+      PyUnicode_DecodeUTF8(e.message.data(), static_cast<Py_ssize_t>(e.message.size()), "replace");
+  if (message == nullptr) return nb::object();
+  return nb::steal(Py_BuildValue("(iN)", static_cast<int>(e.kind), message));
 }
 
 // CUDA devices the runtime sees; 0 (not an error) without a driver or GPU, so tests can skip.
@@ -846,6 +971,9 @@ NB_MODULE(_ext, m) {
   m.attr("OP_UNFUSED_PAIR") = static_cast<int>(Op::unfused_pair);
   m.attr("OP_ROPE_INPLACE") = static_cast<int>(Op::rope_inplace);
   m.attr("OP_CACHE_WRITE") = static_cast<int>(Op::cache_write);
+  m.attr("ERROR_VALUE") = static_cast<int>(ErrorKind::value);
+  m.attr("ERROR_TYPE") = static_cast<int>(ErrorKind::type);
+  m.attr("ERROR_RUNTIME") = static_cast<int>(ErrorKind::runtime);
 #ifdef RKV_HAS_PDL
   m.attr("HAS_PDL") = true;
 #else
