@@ -152,13 +152,9 @@ int resident_ctas_per_sm(Kernel kernel) {
 
 cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
   using namespace detail;
-  if (a.num_tokens < 0 || a.num_cache_tokens < 0 || a.num_cache_tokens > a.num_tokens)
-    return cudaErrorInvalidValue;
+  if (check_launch_args(a) != nullptr) return cudaErrorInvalidValue;
   if (a.num_tokens == 0) return cudaSuccess;
   const int vec = rope_kv_vector_elems(a);
-  if (vec == 0) return cudaErrorInvalidValue;
-  if (writes_cache(a) && (a.block_size <= 0 || a.num_blocks > 0x7fffffffLL / a.block_size))
-    return cudaErrorInvalidValue;  // slots are split into (block, offset) in 32 bits
   const WorkPlan plan = make_fused_plan(a, vec);
   const std::int64_t total = a.num_tokens * plan.units_per_token;
   if (total == 0) return cudaSuccess;

@@ -38,9 +38,9 @@ __global__ void cache_write_kernel(const RopeKvArgs a) {
 
 cudaError_t cache_write(const RopeKvArgs& a, cudaStream_t stream) {
   using namespace detail;
+  if (check_launch_args(a) != nullptr) return cudaErrorInvalidValue;
   if (!writes_cache(a)) return cudaSuccess;
   const int vec = rope_kv_vector_elems(a);
-  if (vec == 0 || a.num_cache_tokens > 0x7fffffff) return cudaErrorInvalidValue;
   const int total = a.num_kv_heads * (a.k_head_size + a.v_head_size) / vec;
   const int threads = total < kMaxCacheThreads ? (total + 31) / 32 * 32 : kMaxCacheThreads;
   return dispatch_dtype(a.dtype, [&](auto tag) {

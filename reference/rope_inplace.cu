@@ -58,9 +58,9 @@ __global__ void rope_inplace_kernel(const RopeKvArgs a, const int q_rot, const i
 
 cudaError_t rope_inplace(const RopeKvArgs& a, cudaStream_t stream) {
   using namespace detail;
+  if (check_launch_args(a) != nullptr) return cudaErrorInvalidValue;
   if (a.num_tokens == 0) return cudaSuccess;
   const int vec = rope_kv_vector_elems(a);
-  if (vec == 0 || a.num_tokens > 0x7fffffff) return cudaErrorInvalidValue;
   const int rot = rotation_units(a, vec);
   const int q_pass = a.query_out.data != nullptr ? (a.q_head_size - a.rot_dim) / vec : 0;
   const int total = a.num_q_heads * (rot + q_pass) + a.num_kv_heads * rot;

@@ -26,6 +26,7 @@
 #include "device_compare.h"
 #include "fast_divmod.h"
 #include "host_numeric.h"
+#include "launch_spoilers.h"
 #include "rope_kv.h"
 #include "rope_kv_device.cuh"
 #include "seeded_fill.h"
@@ -307,14 +308,17 @@ TEST_F(GpuPlantedError, OffsetPastTheBufferFails) {
 
 // ---- (d) the launcher refuses what it cannot run, before launching
 
-// Everything rope_kv_fused may write, so a test can show nothing changed.
-std::vector<std::uint8_t> written_bytes(const DeviceCase& dc) {
-  std::vector<std::uint8_t> all = dc.fused.qkv.to_host();
-  for (const DeviceBuffer* b : {&dc.fused.query_out, &dc.fused.k_cache, &dc.fused.v_cache}) {
+// Everything a launch on `out` may write, so a test can show nothing changed.
+std::vector<std::uint8_t> written_bytes(const OutputBuffers& out) {
+  std::vector<std::uint8_t> all = out.qkv.to_host();
+  for (const DeviceBuffer* b : {&out.query_out, &out.k_cache, &out.v_cache}) {
     const std::vector<std::uint8_t> part = b->to_host();
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
+}
+std::vector<std::uint8_t> written_bytes(const DeviceCase& dc) {
+  return written_bytes(dc.fused);
 }
 
 // The small bf16 case with one argument broken by `spoil`: the launcher must return
@@ -331,6 +335,42 @@ void expect_refused_without_writing(Spoil spoil) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   EXPECT_TRUE(written_bytes(dc) == before);
 }
+
+// Every refusal of check_launch_args (launch_spoilers.h), on real device buffers: the fused
+// kernel, the pair and each of its kernels return cudaErrorInvalidValue, no launch error is left
+// pending, and no byte of q/k/v, query_out or either cache changes, for either copy.
+class GpuLaunchRefusal : public ::testing::TestWithParam<LaunchSpoiler> {
+ protected:
+  void SetUp() override {
+    if (!device_problem().empty()) GTEST_SKIP() << device_problem();
+  }
+};
+
+TEST_P(GpuLaunchRefusal, NoLauncherWritesAByte) {
+  DeviceCase dc(launch_spoiler_base());
+  const std::vector<std::uint8_t> fused_before = written_bytes(dc.fused);
+  const std::vector<std::uint8_t> pair_before = written_bytes(dc.pair);
+  RopeKvArgs fused = dc.fused_args(), pair = dc.pair_args();
+  ASSERT_EQ(check_launch_args(fused), nullptr);
+  GetParam().spoil(fused);
+  GetParam().spoil(pair);
+  const char* why = check_launch_args(fused);
+  ASSERT_NE(why, nullptr);
+  EXPECT_STREQ(why, GetParam().reason);
+  EXPECT_EQ(rope_kv_fused(fused, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(rope_inplace(pair, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cache_write(pair, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(unfused_pair(pair, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_TRUE(written_bytes(dc.fused) == fused_before);
+  EXPECT_TRUE(written_bytes(dc.pair) == pair_before);
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, GpuLaunchRefusal, ::testing::ValuesIn(launch_spoilers()),
+                         [](const ::testing::TestParamInfo<LaunchSpoiler>& info) {
+                           return std::string(info.param.name);
+                         });
 
 TEST_F(GpuLauncher, RefusesACacheOfTwoToThe31Slots) {
   expect_refused_without_writing(
