@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "fp8_quotient.h"
 #include "rope_kv.h"
 
 namespace rkv::detail {
@@ -195,32 +196,9 @@ __device__ __forceinline__ E* cache_entry(const CacheTensor& c, std::int64_t slo
   return cache_entry_at<E>(c, block, slot - block * block_size, head, dim);
 }
 
-// x / scale correctly rounded to fp32 (what the contract's IEEE division gives), without the
-// data-dependent slow path of div.rn.f32: one double reciprocal per scale, then per element one
-// double multiply and one rounding to fp32.
-//
-// Why that is exact. x has at most 24 significant bits (bf16 8, fp16 11, fp32 24) and so has
-// scale. The double result is within 2^-52 (relative) of x / scale: RN64(1 / scale) and the product
-// each add at most 2^-53. Rounding it to fp32 goes wrong only if x / scale lies within that
-// distance of a midpoint m = M * 2^e between two fp32 neighbours (M odd, 25 bits). Exactly on
-// one it cannot be: x = m * scale would make x's odd part a multiple of M > 2^24. Off one, the
-// gap x - m * scale is a non-zero multiple of the coarser of the two terms' last bits, so
-// |x / scale - m| / (x / scale) >= 2^-49 > 2^-52. Zero, infinities and NaN propagate as in the
-// division (0 * inf and inf * 0 are NaN where 0 / 0 and inf / inf are). Quotients below fp32's
-// normal range round to zero in either fp8 format, and overflow saturates in both paths alike.
-// tests/gpu_validation_test.cu checks every bf16 and fp16 code and fp32 edge cases at many
-// scales against the host's float division.
-struct ScaleQuotient {
-  double inverse;
-  __device__ __forceinline__ explicit ScaleQuotient(float scale)
-      : inverse(1.0 / static_cast<double>(scale)) {}  // IEEE division: RN64(1 / scale)
-  __device__ __forceinline__ float operator()(float x) const {
-    return __double2float_rn(__dmul_rn(static_cast<double>(x), inverse));
-  }
-};
-
 // Stores one chunk of (already rounded) q/k/v-dtype values into the cache: the bits themselves
-// for `auto`, fp8(x / scale) otherwise, the quotient rounded once to fp32 as the contract says.
+// for `auto`, RN8(x / scale) otherwise, the exact quotient rounded once (fp8_quotient.h has the
+// method and its proof; fp32 only, no division).
 template <typename T, CacheDType C, int VEC>
 __device__ __forceinline__ void store_cache_chunk(typename CacheElem<T, C>::type* dst,
                                                   const Vec<T, VEC>& v, float scale) {
@@ -228,11 +206,15 @@ __device__ __forceinline__ void store_cache_chunk(typename CacheElem<T, C>::type
     (void)scale;
     store_vec<T, VEC>(dst, v);
   } else {
-    const ScaleQuotient divide(scale);
+    Fp8ChunkIn<VEC> x;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j)
+      x.x[j] = to_float(v.v[j]);
+    const Fp8ChunkOut<VEC> codes = fp8_quotients<C, VEC>(x, Fp8Divider(scale));
     Vec<std::uint8_t, VEC> q;
 #pragma unroll
     for (int j = 0; j < VEC; ++j)
-      q.v[j] = float_to_fp8<C>(divide(to_float(v.v[j])));
+      q.v[j] = codes.code[j];
     store_vec<std::uint8_t, VEC>(dst, q);
   }
 }
