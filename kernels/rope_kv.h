@@ -14,6 +14,9 @@
 #include <cstddef>
 #include <cstdint>
 
+// Defined: RopeKvArgs has `programmatic_dependent_launch` (a binding can test for it).
+#define RKV_HAS_PDL 1
+
 namespace rkv {
 
 enum class DType : std::uint8_t { bf16, fp16, fp32 };
@@ -118,6 +121,18 @@ struct RopeKvArgs {
   const float* k_scale = nullptr;
   const float* v_scale = nullptr;
   std::int32_t scale_head_stride = 0;
+
+  // ---- launch
+  // true: launch with programmatic dependent launch (PDL, Hopper; cudaLaunchKernelEx with
+  // programmatic stream serialization), for every kernel of the call (the fused kernel, or each
+  // kernel of the pair). The kernel may then start while the previous kernel in the stream is
+  // still running: it reads positions, slot_mapping, the cos/sin entries and the scales first,
+  // then waits (griddepcontrol.wait) for that kernel to complete, and only then reads q/k/v and
+  // writes anything. So with this flag the previous kernel may write q/k/v (and read the outputs),
+  // but positions, slot_mapping, the cos/sin table and the scales must be complete before it
+  // starts. Each kernel also lets the next one start early (griddepcontrol.launch_dependents
+  // at entry). false: an ordinary launch; the two instructions are then no-ops.
+  bool programmatic_dependent_launch = false;
 };
 
 // Also refused: arguments for which no access width (16, 8 or 4 bytes) divides the head sizes,

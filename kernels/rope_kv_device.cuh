@@ -102,6 +102,26 @@ __device__ __forceinline__ void load_cos_sin(const void* row, bool table_fp32, s
   }
 }
 
+// The cos and sin entries one work unit needs: VEC of each for neox (one per pair of its two
+// chunks), VEC/2 for gptj (one per interleaved pair of its chunk).
+template <int VEC, bool NEOX>
+struct UnitCosSin {
+  static constexpr int kPairs = NEOX ? VEC : VEC / 2;
+  float c[kPairs], s[kPairs];
+};
+
+// Loaded apart from the rotation so that a kernel can read them before it waits for the kernel
+// that writes q/k/v (programmatic dependent launch).
+template <typename T, int VEC, bool NEOX>
+__device__ __forceinline__ UnitCosSin<VEC, NEOX> load_unit_cos_sin(const void* cs_row, bool cs_fp32,
+                                                                   int rot_dim, int w) {
+  constexpr int P = UnitCosSin<VEC, NEOX>::kPairs;
+  UnitCosSin<VEC, NEOX> cs;
+  load_cos_sin<T, P>(cs_row, cs_fp32, w * P, cs.c);
+  load_cos_sin<T, P>(cs_row, cs_fp32, rot_dim / 2 + w * P, cs.s);
+  return cs;
+}
+
 // The rotated output of one work unit: one or two VEC-element chunks and the dims they start at.
 template <typename T, int VEC>
 struct RotatedChunks {
@@ -110,26 +130,24 @@ struct RotatedChunks {
   int count;
 };
 
-// Rotates unit `w` of one head row. The rotated window is dims [off, off + R).
+// Rotates unit `w` of one head row with its cos/sin entries. The rotated window is dims
+// [off, off + R).
 //  neox: unit w pairs the chunk at off + w*VEC with the chunk R/2 later (two chunks out);
 //  gptj: unit w is the chunk at off + w*VEC, holding VEC/2 interleaved pairs (one chunk out).
 template <typename T, int VEC, bool NEOX>
 __device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit(const T* row, int off, int rot_dim,
-                                                             int w, const void* cs_row,
-                                                             bool cs_fp32) {
+                                                             int w,
+                                                             const UnitCosSin<VEC, NEOX>& cs) {
   RotatedChunks<T, VEC> out;
   const int half = rot_dim / 2;
   if constexpr (NEOX) {
     const int dx = off + w * VEC;
     const Vec<T, VEC> xv = load_vec<T, VEC>(row + dx);
     const Vec<T, VEC> yv = load_vec<T, VEC>(row + dx + half);
-    float c[VEC], s[VEC];
-    load_cos_sin<T, VEC>(cs_row, cs_fp32, w * VEC, c);
-    load_cos_sin<T, VEC>(cs_row, cs_fp32, half + w * VEC, s);
 #pragma unroll
     for (int j = 0; j < VEC; ++j) {
       float xo, yo;
-      rotate_pair(to_float(xv.v[j]), to_float(yv.v[j]), c[j], s[j], xo, yo);
+      rotate_pair(to_float(xv.v[j]), to_float(yv.v[j]), cs.c[j], cs.s[j], xo, yo);
       out.chunk[0].v[j] = from_float<T>(xo);
       out.chunk[1].v[j] = from_float<T>(yo);
     }
@@ -137,16 +155,12 @@ __device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit(const T* row, int o
     out.dim[1] = dx + half;
     out.count = 2;
   } else {
-    constexpr int P = VEC / 2;
     const int d = off + w * VEC;
     const Vec<T, VEC> v = load_vec<T, VEC>(row + d);
-    float c[P], s[P];
-    load_cos_sin<T, P>(cs_row, cs_fp32, w * P, c);
-    load_cos_sin<T, P>(cs_row, cs_fp32, half + w * P, s);
 #pragma unroll
-    for (int j = 0; j < P; ++j) {
+    for (int j = 0; j < VEC / 2; ++j) {
       float xo, yo;
-      rotate_pair(to_float(v.v[2 * j]), to_float(v.v[2 * j + 1]), c[j], s[j], xo, yo);
+      rotate_pair(to_float(v.v[2 * j]), to_float(v.v[2 * j + 1]), cs.c[j], cs.s[j], xo, yo);
       out.chunk[0].v[2 * j] = from_float<T>(xo);
       out.chunk[0].v[2 * j + 1] = from_float<T>(yo);
     }
@@ -155,6 +169,18 @@ __device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit(const T* row, int o
     out.count = 1;
   }
   return out;
+}
+
+// ---- programmatic dependent launch (PDL). Both instructions are no-ops in a grid that was not
+// launched with the attribute, so one kernel serves both launches.
+
+// Blocks until the grid this one depends on has completed and its writes are visible.
+__device__ __forceinline__ void wait_for_prerequisite_grid() {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+}
+// Lets the next grid in the stream be scheduled once every CTA of this one has issued it.
+__device__ __forceinline__ void allow_dependent_grid_launch() {
+  asm volatile("griddepcontrol.launch_dependents;" :::);
 }
 
 // The dim where pass-through unit `c` starts: chunks outside the rotated window [off, off + R).

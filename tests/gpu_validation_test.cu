@@ -27,6 +27,7 @@
 #include "fast_divmod.h"
 #include "host_numeric.h"
 #include "launch_spoilers.h"
+#include "pdl_producer.h"
 #include "rope_kv.h"
 #include "rope_kv_device.cuh"
 #include "seeded_fill.h"
@@ -412,6 +413,91 @@ TEST_F(GpuLauncher, NoTokensIsANoOp) {
   EXPECT_EQ(rope_kv_fused(a, nullptr), cudaSuccess);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_TRUE(written_bytes(dc) == before);
+}
+
+// ---- programmatic dependent launch (RopeKvArgs::programmatic_dependent_launch)
+
+// A producer standing in for the QKV projection: lets its dependent start at once, then spins for
+// ~50 µs before writing qkv, so a consumer that did not wait would read the old bytes.
+__global__ void slow_producer_kernel(unsigned char* dst, const unsigned char* src,
+                                     std::int64_t bytes) {
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  const long long start = clock64();
+  while (clock64() - start < 100000) {
+  }
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < bytes;
+       i += std::int64_t{gridDim.x} * blockDim.x)
+    dst[i] = src[i];
+}
+
+std::vector<CaseSpec> pdl_cases() {
+  std::vector<CaseSpec> v = {
+      make_case(DType::bf16, CacheDType::auto_, heads(32, 8, 128), RopeStyle::neox, "nhd", 33),
+      make_case(DType::fp16, CacheDType::fp8_e4m3, heads(8, 2, 64), RopeStyle::gptj, "hnd", 300),
+      make_case(DType::bf16, CacheDType::fp8_e5m2, mla(16), RopeStyle::neox, "nhd", 17)};
+  v[1].query_out = QueryOut::separate;
+  return v;
+}
+
+// PDL launches give the same bytes as ordinary ones, for the fused kernel and the pair, also
+// when launched right after a producer of qkv: the consumers waited for it.
+TEST_F(GpuLauncher, PdlLaunchSeesTheProducersQkv) {
+  for (const CaseSpec& spec : pdl_cases()) {
+    for (bool fused : {true, false}) {
+      DeviceCase dc(spec);
+      // Reference: the pair copy, ordinary launch on the original qkv.
+      RopeKvArgs ref = dc.pair_args();
+      ASSERT_EQ(fused ? rope_kv_fused(ref, nullptr) : unfused_pair(ref, nullptr), cudaSuccess);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const std::vector<std::uint8_t> want = written_bytes(dc.pair);
+      // The fused copy: qkv saved, overwritten with zeros, restored by the slow producer, then
+      // the consumer launched with PDL.
+      const std::int64_t qkv_bytes = dc.fused.qkv.bytes();
+      DeviceBuffer saved(qkv_bytes, "saved qkv");
+      ASSERT_EQ(cudaMemcpy(saved.get(), dc.fused.qkv.get(), qkv_bytes, cudaMemcpyDeviceToDevice),
+                cudaSuccess);
+      ASSERT_EQ(cudaMemset(dc.fused.qkv.get(), 0, qkv_bytes), cudaSuccess);
+      cudaStream_t stream;
+      ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+      slow_producer_kernel<<<64, 256, 0, stream>>>(static_cast<unsigned char*>(dc.fused.qkv.get()),
+                                                   static_cast<const unsigned char*>(saved.get()),
+                                                   qkv_bytes);
+      RopeKvArgs a = dc.fused_args();
+      a.programmatic_dependent_launch = true;
+      EXPECT_EQ(fused ? rope_kv_fused(a, stream) : unfused_pair(a, stream), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+      EXPECT_TRUE(written_bytes(dc.fused) == want) << spec.id() << (fused ? " fused" : " pair");
+    }
+  }
+}
+
+// The benchmark's producer (reference/pdl_producer.h) copies and fills, and a PDL consumer after
+// it sees its data.
+TEST_F(GpuLauncher, PdlProducerCopiesThenTheConsumerSeesIt) {
+  const CaseSpec spec = pdl_cases()[1];
+  DeviceCase dc(spec);
+  RopeKvArgs ref = dc.pair_args();
+  ASSERT_EQ(rope_kv_fused(ref, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<std::uint8_t> want = written_bytes(dc.pair);
+  const std::int64_t qkv_bytes = dc.fused.qkv.bytes();
+  DeviceBuffer saved(qkv_bytes, "saved qkv");
+  ASSERT_EQ(launch_pdl_producer(saved.get(), dc.fused.qkv.get(), qkv_bytes, 0, nullptr),
+            cudaSuccess);
+  ASSERT_EQ(launch_pdl_producer(dc.fused.qkv.get(), nullptr, qkv_bytes, 0x5a, nullptr),
+            cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<std::uint8_t> filled = dc.fused.qkv.to_host();
+  for (std::uint8_t b : filled)
+    ASSERT_EQ(b, 0x5a);
+  ASSERT_EQ(launch_pdl_producer(dc.fused.qkv.get(), saved.get(), qkv_bytes, 0, nullptr),
+            cudaSuccess);
+  RopeKvArgs a = dc.fused_args();
+  a.programmatic_dependent_launch = true;
+  EXPECT_EQ(rope_kv_fused(a, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_TRUE(written_bytes(dc.fused) == want);
 }
 
 // ---- (e) compare_device_bytes
