@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "fp8_quotient.h"
+#include "fp32_quotient.h"
 #include "rope_kv.h"
 
 namespace rkv::detail {
@@ -206,6 +206,14 @@ __device__ __forceinline__ std::uint8_t float_to_fp8(float x) {
   return static_cast<std::uint8_t>(__nv_cvt_float_to_fp8(x, __NV_SATFINITE, kind));
 }
 
+// The same conversion of two floats by one instruction (a in the low byte).
+template <CacheDType C>
+__device__ __forceinline__ std::uint16_t float2_to_fp8x2(float a, float b) {
+  constexpr __nv_fp8_interpretation_t kind = C == CacheDType::fp8_e4m3 ? __NV_E4M3 : __NV_E5M2;
+  return static_cast<std::uint16_t>(
+      __nv_cvt_float2_to_fp8x2(make_float2(a, b), __NV_SATFINITE, kind));
+}
+
 // Address of the cache entry (block, offset in the block, head, dim) through the view's strides.
 template <typename E>
 __device__ __forceinline__ E* cache_entry_at(const CacheTensor& c, std::int64_t block,
@@ -223,8 +231,8 @@ __device__ __forceinline__ E* cache_entry(const CacheTensor& c, std::int64_t slo
 }
 
 // Stores one chunk of (already rounded) q/k/v-dtype values into the cache: the bits themselves
-// for `auto`, RN8(x / scale) otherwise, the exact quotient rounded once (fp8_quotient.h has the
-// method and its proof; fp32 only, no division).
+// for `auto`, fp8_satfinite(RN32(x / scale)) otherwise, the contract's two roundings: the exact
+// fp32 quotient (fp32_quotient.h, proof there), then the hardware conversion, two at a time.
 template <typename T, CacheDType C, int VEC>
 __device__ __forceinline__ void store_cache_chunk(typename CacheElem<T, C>::type* dst,
                                                   const Vec<T, VEC>& v, float scale) {
@@ -232,16 +240,20 @@ __device__ __forceinline__ void store_cache_chunk(typename CacheElem<T, C>::type
     (void)scale;
     store_vec<T, VEC>(dst, v);
   } else {
-    Fp8ChunkIn<VEC> x;
+    static_assert(VEC % 2 == 0, "fp8 chunks are converted in pairs");
+    FloatChunk<VEC> x;
 #pragma unroll
     for (int j = 0; j < VEC; ++j)
-      x.x[j] = to_float(v.v[j]);
-    const Fp8ChunkOut<VEC> codes = fp8_quotients<C, VEC>(x, Fp8Divider(scale));
-    Vec<std::uint8_t, VEC> q;
+      x.v[j] = to_float(v.v[j]);
+    const FloatChunk<VEC> q = quotients<VEC>(x, ScaleDivider(scale));
+    Vec<std::uint8_t, VEC> out;
 #pragma unroll
-    for (int j = 0; j < VEC; ++j)
-      q.v[j] = codes.code[j];
-    store_vec<std::uint8_t, VEC>(dst, q);
+    for (int j = 0; j < VEC; j += 2) {
+      const std::uint16_t two = float2_to_fp8x2<C>(q.v[j], q.v[j + 1]);
+      out.v[j] = static_cast<std::uint8_t>(two);
+      out.v[j + 1] = static_cast<std::uint8_t>(two >> 8);
+    }
+    store_vec<std::uint8_t, VEC>(dst, out);
   }
 }
 

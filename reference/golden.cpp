@@ -57,15 +57,9 @@ void write_cache_row(const RopeKvArgs& a, const void* row, std::int32_t n, void*
   }
   auto* out = static_cast<std::uint8_t*>(entry);
   const bool e4m3 = a.cache_dtype == CacheDType::fp8_e4m3;
-  // RN8 of the exact quotient (docs/design.md). The double quotient is within 2^-53 (relative)
-  // of x / scale, and RN8 of it is RN8 of the exact one: with x = X 2^a and scale = S 2^b (X, S
-  // below 2^24) and an fp8 midpoint m = M 2^c (M below 2^5), x - m * scale is a multiple of
-  // 2^min(a, b + c), so x / scale is either m itself (then the double is m) or more than 2^-30
-  // (relative) away from it, too far for the double to reach or cross m. No double under- or
-  // overflows: quotients of floats lie within 2^-277 and 2^277.
   for (std::int32_t d = 0; d < n; ++d) {
-    const double q = static_cast<double>(load_scalar(a.dtype, row, d)) / static_cast<double>(scale);
-    out[d] = e4m3 ? double_to_fp8_e4m3_satfinite(q) : double_to_fp8_e5m2_satfinite(q);
+    const float q = load_scalar(a.dtype, row, d) / scale;  // IEEE division, as __fdiv_rn
+    out[d] = e4m3 ? float_to_fp8_e4m3_satfinite(q) : float_to_fp8_e5m2_satfinite(q);
   }
 }
 

@@ -1,6 +1,5 @@
 #include "host_numeric.h"
 
-#include <cmath>
 #include <cstring>
 
 namespace rkv {
@@ -72,35 +71,6 @@ std::uint8_t float_to_fp8_satfinite(float x, const Fp8Format& f) {
   return sign | static_cast<std::uint8_t>(shift_rne(mant24, shift));
 }
 
-// float_to_fp8_satfinite for a double: 52 stored mantissa bits instead of 23.
-std::uint8_t double_to_fp8_satfinite(double x, const Fp8Format& f) {
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  const std::uint64_t a = u & 0x7fffffffffffffffull;
-  if (a > 0x7ff0000000000000ull) return 0x7f;  // NaN, as the float version
-  const std::uint8_t sign = static_cast<std::uint8_t>((u >> 56) & 0x80u);
-  if (std::fabs(x) >= static_cast<double>(bits_float(f.max_float_bits))) return sign | f.max_code;
-  if ((a >> 52) == 0) return sign;  // double subnormals are far below every fp8 midpoint
-  const int exp = static_cast<int>(a >> 52) - 1023 + f.bias;
-  const int drop = 52 - f.mant_bits;
-  const std::uint64_t frac = a & ((std::uint64_t{1} << 52) - 1);
-  std::uint64_t mant, kept;
-  int shift;
-  if (exp >= 1) {  // fields rounded as one integer, as above
-    mant = static_cast<std::uint64_t>(exp) << 52 | frac;
-    shift = drop;
-  } else {
-    mant = frac | std::uint64_t{1} << 52;
-    shift = drop + 1 - exp;
-    if (shift > 60) return sign;  // below half the smallest subnormal
-  }
-  kept = mant >> shift;
-  const std::uint64_t rem = mant & ((std::uint64_t{1} << shift) - 1);
-  const std::uint64_t half = std::uint64_t{1} << (shift - 1);
-  kept += (rem > half || (rem == half && (kept & 1u))) ? 1u : 0u;
-  return sign | static_cast<std::uint8_t>(kept);
-}
-
 float fp8_to_float(std::uint8_t b, const Fp8Format& f) {
   const int exp_bits = 7 - f.mant_bits;
   const std::uint32_t sign = static_cast<std::uint32_t>(b & 0x80u) << 24;
@@ -167,12 +137,6 @@ std::uint8_t float_to_fp8_e4m3_satfinite(float x) {
 }
 std::uint8_t float_to_fp8_e5m2_satfinite(float x) {
   return float_to_fp8_satfinite(x, kE5m2);
-}
-std::uint8_t double_to_fp8_e4m3_satfinite(double x) {
-  return double_to_fp8_satfinite(x, kE4m3);
-}
-std::uint8_t double_to_fp8_e5m2_satfinite(double x) {
-  return double_to_fp8_satfinite(x, kE5m2);
 }
 float fp8_e4m3_to_float(std::uint8_t bits) {
   return fp8_to_float(bits, kE4m3);

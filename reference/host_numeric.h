@@ -19,11 +19,6 @@ std::uint16_t float_to_fp16(float x);  // RNE, overflow -> inf; NaN -> 0x7fff
 // fp8 with saturation to the largest finite value (448 for e4m3, 57344 for e5m2); NaN stays NaN.
 std::uint8_t float_to_fp8_e4m3_satfinite(float x);
 std::uint8_t float_to_fp8_e5m2_satfinite(float x);
-// The same roundings of a double (exact: the double's 53 bits are rounded once). The golden
-// model's fp8 store is RN8 of the double quotient x / scale, which equals RN8 of the exact one
-// (golden.cpp says why).
-std::uint8_t double_to_fp8_e4m3_satfinite(double x);
-std::uint8_t double_to_fp8_e5m2_satfinite(double x);
 float fp8_e4m3_to_float(std::uint8_t bits);
 float fp8_e5m2_to_float(std::uint8_t bits);
 
