@@ -483,20 +483,24 @@ TEST_F(GpuLauncher, PdlProducerCopiesThenTheConsumerSeesIt) {
   const std::vector<std::uint8_t> want = written_bytes(dc.pair);
   const std::int64_t qkv_bytes = dc.fused.qkv.bytes();
   DeviceBuffer saved(qkv_bytes, "saved qkv");
-  ASSERT_EQ(launch_pdl_producer(saved.get(), dc.fused.qkv.get(), qkv_bytes, 0, nullptr),
+  // A stream of its own, as the timing code uses: programmatic serialization is a property of
+  // the edge between two launches in one stream.
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(launch_pdl_producer(saved.get(), dc.fused.qkv.get(), qkv_bytes, 0, stream),
             cudaSuccess);
-  ASSERT_EQ(launch_pdl_producer(dc.fused.qkv.get(), nullptr, qkv_bytes, 0x5a, nullptr),
-            cudaSuccess);
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(launch_pdl_producer(dc.fused.qkv.get(), nullptr, qkv_bytes, 0x5a, stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   const std::vector<std::uint8_t> filled = dc.fused.qkv.to_host();
   for (std::uint8_t b : filled)
     ASSERT_EQ(b, 0x5a);
-  ASSERT_EQ(launch_pdl_producer(dc.fused.qkv.get(), saved.get(), qkv_bytes, 0, nullptr),
+  ASSERT_EQ(launch_pdl_producer(dc.fused.qkv.get(), saved.get(), qkv_bytes, 0, stream),
             cudaSuccess);
   RopeKvArgs a = dc.fused_args();
   a.programmatic_dependent_launch = true;
-  EXPECT_EQ(rope_kv_fused(a, nullptr), cudaSuccess);
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(rope_kv_fused(a, stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
   EXPECT_TRUE(written_bytes(dc.fused) == want);
 }
 
