@@ -4,9 +4,10 @@
 // and a new dtype or width is one line here, not one more copy of every launcher.
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include <cuda_runtime.h>
 
 #include <type_traits>
+#include <utility>
 
 #include "rope_kv.h"
 #include "rope_kv_device.cuh"
@@ -66,6 +67,30 @@ template <typename F>
 cudaError_t dispatch_style(RopeStyle s, F&& f) {
   if (s == RopeStyle::neox) return f(std::true_type{});
   return f(std::false_type{});
+}
+
+// Launches kernel<<<grid, block, 0, stream>>>(args...), with programmatic stream serialization
+// when `pdl` is set (RopeKvArgs::programmatic_dependent_launch), so that the kernel may start
+// before the previous one in the stream completes. Returns the launch error, if any.
+template <typename... Params, typename... Args>
+cudaError_t launch_kernel(void (*kernel)(Params...), unsigned grid, unsigned block,
+                          cudaStream_t stream, bool pdl, Args&&... args) {
+  if (!pdl) {
+    kernel<<<grid, block, 0, stream>>>(std::forward<Args>(args)...);
+    return cudaGetLastError();
+  }
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(block);
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  const cudaError_t e = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+  return e != cudaSuccess ? e : cudaGetLastError();
 }
 
 }  // namespace rkv::detail

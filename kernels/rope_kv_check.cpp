@@ -26,7 +26,11 @@ std::string check_head_tensor(const char* name, const HeadTensor& v, std::int64_
   if (v.data == nullptr) return line(name, " is null");
   if (heads > 1 && v.head_stride < dim)
     return line(name, ".head_stride = ", v.head_stride, " overlaps rows of ", dim, " elements");
-  if (tokens > 1 && v.token_stride < std::int64_t{heads - 1} * v.head_stride + dim)
+  std::int64_t token_extent = dim;
+  if (heads > 1 && (__builtin_mul_overflow(std::int64_t{heads - 1}, v.head_stride, &token_extent) ||
+                    __builtin_add_overflow(token_extent, std::int64_t{dim}, &token_extent)))
+    return line(name, ".head_stride = ", v.head_stride, " is too large to index");
+  if (tokens > 1 && v.token_stride < token_extent)
     return line(name, ".token_stride = ", v.token_stride, " overlaps the ", heads,
                 " heads of a token");
   return "";
@@ -47,7 +51,11 @@ std::string check_cache_tensor(const char* name, const CacheTensor& c, const Rop
     if (stride < covered)
       return line(name, " strides (block ", c.block_stride, ", slot ", c.slot_stride, ", head ",
                   c.head_stride, ") make distinct entries overlap");
-    covered = stride * (extent - 1) + covered;
+    std::int64_t span;
+    if (__builtin_mul_overflow(stride, extent - 1, &span) ||
+        __builtin_add_overflow(span, covered, &covered))
+      return line(name, " strides (block ", c.block_stride, ", slot ", c.slot_stride, ", head ",
+                  c.head_stride, ") are too large to index");
   }
   return "";
 }
@@ -110,10 +118,60 @@ bool overlaps(const Footprint& a, const Footprint& b) {
   return d < a.width || d + b.width > a.period;
 }
 
+// One contiguous array of `bytes` bytes.
+Footprint footprint(const void* data, std::int64_t bytes) {
+  Footprint f;
+  f.begin = reinterpret_cast<std::uintptr_t>(data);
+  f.end = f.begin + static_cast<std::uintptr_t>(bytes);
+  f.width = bytes;
+  return f;
+}
+
+// Every tensor the operation is given, as the bytes it may touch; the first overlapping pair.
+// Called once the views' own strides and the cache sizes have been checked.
+std::string check_overlaps(const RopeKvArgs& a) {
+  struct NamedView {
+    const char* name;
+    Footprint f;
+  };
+  const std::size_t elem = dtype_bytes(a.dtype);
+  std::vector<NamedView> views = {
+      {"query", footprint(a.query, a.num_tokens, a.num_q_heads, a.q_head_size, elem)},
+      {"key", footprint(a.key, a.num_tokens, a.num_kv_heads, a.k_head_size, elem)},
+      {"positions", footprint(a.positions, a.num_tokens * 8)}};
+  if (a.query_out.data != nullptr)
+    views.push_back(
+        {"query_out", footprint(a.query_out, a.num_tokens, a.num_q_heads, a.q_head_size, elem)});
+  const std::int64_t cs_elem = a.cos_sin_fp32 ? 4 : static_cast<std::int64_t>(elem);
+  views.push_back({"cos_sin_cache",
+                   footprint(a.cos_sin_cache,
+                             ((a.max_position - 1) * a.cos_sin_stride + a.rot_dim) * cs_elem)});
+  if (writes_cache(a)) {
+    const std::size_t ce = cache_elem_bytes(a.cache_dtype, a.dtype);
+    views.push_back(
+        {"value", footprint(a.value, a.num_cache_tokens, a.num_kv_heads, a.v_head_size, elem)});
+    views.push_back({"slot_mapping", footprint(a.slot_mapping, a.num_cache_tokens * 8)});
+    views.push_back({"key_cache", footprint(a.key_cache, a, a.k_head_size, ce)});
+    views.push_back({"value_cache", footprint(a.value_cache, a, a.v_head_size, ce)});
+    if (a.cache_dtype != CacheDType::auto_) {
+      const std::int64_t scale_bytes = (a.scale_head_stride == 0 ? 1 : a.num_kv_heads) * 4;
+      views.push_back({"k_scale", footprint(a.k_scale, scale_bytes)});
+      if (a.v_scale != a.k_scale) views.push_back({"v_scale", footprint(a.v_scale, scale_bytes)});
+    }
+  }
+  for (std::size_t i = 0; i < views.size(); ++i)
+    for (std::size_t j = i + 1; j < views.size(); ++j)
+      if (overlaps(views[i].f, views[j].f))
+        return line(views[i].name, " and ", views[j].name, " views share memory");
+  return "";
+}
+
 }  // namespace
 
 std::string check_rope_kv_inputs(const RopeKvArgs& a, const HostSideInputs& host) {
   if (a.num_tokens < 0) return line("num_tokens = ", a.num_tokens, " is negative");
+  if (a.num_tokens > 0x7fffffffLL)
+    return line("num_tokens = ", a.num_tokens, " is 2^31 or more (token indices are 32-bit)");
   if (a.num_cache_tokens < 0 || a.num_cache_tokens > a.num_tokens)
     return line("num_cache_tokens = ", a.num_cache_tokens,
                 " must lie in [0, num_tokens = ", a.num_tokens, "]");
@@ -127,9 +185,13 @@ std::string check_rope_kv_inputs(const RopeKvArgs& a, const HostSideInputs& host
                 " must be positive");
   if (a.rot_dim <= 0 || a.rot_dim % 2 != 0)
     return line("rot_dim = ", a.rot_dim, " must be even and positive");
-  if (a.rot_dim > a.k_head_size || a.q_rot_offset < 0 || a.q_rot_offset + a.rot_dim > a.q_head_size)
+  if (a.rot_dim > a.k_head_size || a.q_rot_offset < 0 ||
+      std::int64_t{a.q_rot_offset} + a.rot_dim > a.q_head_size)
     return line("rot_dim = ", a.rot_dim, " (q offset ", a.q_rot_offset,
                 ") does not fit head sizes q ", a.q_head_size, ", k ", a.k_head_size);
+  if (a.scale_head_stride != 0 && a.scale_head_stride != 1)
+    return line("scale_head_stride = ", a.scale_head_stride,
+                " must be 0 (one scale) or 1 (one per KV head)");
   if (a.cos_sin_cache == nullptr || a.max_position <= 0)
     return line("cos_sin_cache is missing or has max_position = ", a.max_position);
   if (a.cos_sin_stride < a.rot_dim)
@@ -146,26 +208,6 @@ std::string check_rope_kv_inputs(const RopeKvArgs& a, const HostSideInputs& host
     e = check_head_tensor("query_out", a.query_out, a.num_tokens, a.num_q_heads, a.q_head_size);
   if (e.empty()) e = check_head_tensor("key", a.key, a.num_tokens, a.num_kv_heads, a.k_head_size);
   if (!e.empty()) return e;
-  // Views written by the operation must not share memory with each other or with what it reads.
-  const std::size_t elem = dtype_bytes(a.dtype);
-  struct NamedView {
-    const char* name;
-    Footprint f;
-  };
-  std::vector<NamedView> views = {
-      {"query", footprint(a.query, a.num_tokens, a.num_q_heads, a.q_head_size, elem)},
-      {"key", footprint(a.key, a.num_tokens, a.num_kv_heads, a.k_head_size, elem)}};
-  if (a.query_out.data != nullptr)
-    views.push_back(
-        {"query_out", footprint(a.query_out, a.num_tokens, a.num_q_heads, a.q_head_size, elem)});
-  if (a.slot_mapping != nullptr && a.value.data != nullptr && a.num_cache_tokens > 0)
-    views.push_back(
-        {"value", footprint(a.value, a.num_cache_tokens, a.num_kv_heads, a.v_head_size, elem)});
-  for (std::size_t i = 0; a.num_tokens > 0 && i < views.size(); ++i)
-    for (std::size_t j = i + 1; j < views.size(); ++j)
-      if (overlaps(views[i].f, views[j].f))
-        return line(views[i].name, " and ", views[j].name, " views share memory");
-
   if (a.slot_mapping != nullptr) {
     if (host.slot_mapping == nullptr) return "slot_mapping has no host copy to check";
     if (a.block_size <= 0 || a.num_blocks <= 0)
@@ -178,10 +220,6 @@ std::string check_rope_kv_inputs(const RopeKvArgs& a, const HostSideInputs& host
     if (e.empty()) e = check_cache_tensor("key_cache", a.key_cache, a, a.k_head_size);
     if (e.empty()) e = check_cache_tensor("value_cache", a.value_cache, a, a.v_head_size);
     if (!e.empty()) return e;
-    const std::size_t ce = cache_elem_bytes(a.cache_dtype, a.dtype);
-    if (overlaps(footprint(a.key_cache, a, a.k_head_size, ce),
-                 footprint(a.value_cache, a, a.v_head_size, ce)))
-      return "key_cache and value_cache views share memory";
     const std::int64_t slots = a.num_blocks * a.block_size;
     std::unordered_set<std::int64_t> seen;
     seen.reserve(static_cast<std::size_t>(a.num_cache_tokens));
@@ -203,6 +241,17 @@ std::string check_rope_kv_inputs(const RopeKvArgs& a, const HostSideInputs& host
     return line("no supported access width: head sizes ", a.q_head_size, "/", a.k_head_size, "/",
                 a.v_head_size, ", rot_dim ", a.rot_dim,
                 " and the strides/pointers must allow 4-byte pair-aligned accesses");
+  // Whatever the launchers refuse is refused here too (with their reason), so a case this check
+  // passes always launches; it also bounds every extent the overlap test below computes.
+  if (const char* why = check_launch_args(a)) return line("launch arguments refused: ", why);
+  // Any two tensors the operation is given must not share memory (docs/design.md): a written
+  // view overlapping anything would race with or corrupt it, and an overlap of two inputs is
+  // refused too, being a binding mistake in practice. The one exception is k_scale and v_scale
+  // being one and the same tensor, which engines do when K and V share a scale.
+  if (a.num_tokens > 0) {
+    e = check_overlaps(a);
+    if (!e.empty()) return e;
+  }
   return "";
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "fp32_quotient.h"
 #include "rope_kv.h"
 
 namespace rkv::detail {
@@ -101,6 +102,26 @@ __device__ __forceinline__ void load_cos_sin(const void* row, bool table_fp32, s
   }
 }
 
+// The cos and sin entries one work unit needs: VEC of each for neox (one per pair of its two
+// chunks), VEC/2 for gptj (one per interleaved pair of its chunk).
+template <int VEC, bool NEOX>
+struct UnitCosSin {
+  static constexpr int kPairs = NEOX ? VEC : VEC / 2;
+  float c[kPairs], s[kPairs];
+};
+
+// Loaded apart from the rotation so that a kernel can read them before it waits for the kernel
+// that writes q/k/v (programmatic dependent launch).
+template <typename T, int VEC, bool NEOX>
+__device__ __forceinline__ UnitCosSin<VEC, NEOX> load_unit_cos_sin(const void* cs_row, bool cs_fp32,
+                                                                   int rot_dim, int w) {
+  constexpr int P = UnitCosSin<VEC, NEOX>::kPairs;
+  UnitCosSin<VEC, NEOX> cs;
+  load_cos_sin<T, P>(cs_row, cs_fp32, w * P, cs.c);
+  load_cos_sin<T, P>(cs_row, cs_fp32, rot_dim / 2 + w * P, cs.s);
+  return cs;
+}
+
 // The rotated output of one work unit: one or two VEC-element chunks and the dims they start at.
 template <typename T, int VEC>
 struct RotatedChunks {
@@ -109,26 +130,24 @@ struct RotatedChunks {
   int count;
 };
 
-// Rotates unit `w` of one head row. The rotated window is dims [off, off + R).
+// Rotates unit `w` of one head row with its cos/sin entries. The rotated window is dims
+// [off, off + R).
 //  neox: unit w pairs the chunk at off + w*VEC with the chunk R/2 later (two chunks out);
 //  gptj: unit w is the chunk at off + w*VEC, holding VEC/2 interleaved pairs (one chunk out).
 template <typename T, int VEC, bool NEOX>
 __device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit(const T* row, int off, int rot_dim,
-                                                             int w, const void* cs_row,
-                                                             bool cs_fp32) {
+                                                             int w,
+                                                             const UnitCosSin<VEC, NEOX>& cs) {
   RotatedChunks<T, VEC> out;
   const int half = rot_dim / 2;
   if constexpr (NEOX) {
     const int dx = off + w * VEC;
     const Vec<T, VEC> xv = load_vec<T, VEC>(row + dx);
     const Vec<T, VEC> yv = load_vec<T, VEC>(row + dx + half);
-    float c[VEC], s[VEC];
-    load_cos_sin<T, VEC>(cs_row, cs_fp32, w * VEC, c);
-    load_cos_sin<T, VEC>(cs_row, cs_fp32, half + w * VEC, s);
 #pragma unroll
     for (int j = 0; j < VEC; ++j) {
       float xo, yo;
-      rotate_pair(to_float(xv.v[j]), to_float(yv.v[j]), c[j], s[j], xo, yo);
+      rotate_pair(to_float(xv.v[j]), to_float(yv.v[j]), cs.c[j], cs.s[j], xo, yo);
       out.chunk[0].v[j] = from_float<T>(xo);
       out.chunk[1].v[j] = from_float<T>(yo);
     }
@@ -136,16 +155,12 @@ __device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit(const T* row, int o
     out.dim[1] = dx + half;
     out.count = 2;
   } else {
-    constexpr int P = VEC / 2;
     const int d = off + w * VEC;
     const Vec<T, VEC> v = load_vec<T, VEC>(row + d);
-    float c[P], s[P];
-    load_cos_sin<T, P>(cs_row, cs_fp32, w * P, c);
-    load_cos_sin<T, P>(cs_row, cs_fp32, half + w * P, s);
 #pragma unroll
-    for (int j = 0; j < P; ++j) {
+    for (int j = 0; j < VEC / 2; ++j) {
       float xo, yo;
-      rotate_pair(to_float(v.v[2 * j]), to_float(v.v[2 * j + 1]), c[j], s[j], xo, yo);
+      rotate_pair(to_float(v.v[2 * j]), to_float(v.v[2 * j + 1]), cs.c[j], cs.s[j], xo, yo);
       out.chunk[0].v[2 * j] = from_float<T>(xo);
       out.chunk[0].v[2 * j + 1] = from_float<T>(yo);
     }
@@ -154,6 +169,18 @@ __device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit(const T* row, int o
     out.count = 1;
   }
   return out;
+}
+
+// ---- programmatic dependent launch (PDL). Both instructions are no-ops in a grid that was not
+// launched with the attribute, so one kernel serves both launches.
+
+// Blocks until the grid this one depends on has completed and its writes are visible.
+__device__ __forceinline__ void wait_for_prerequisite_grid() {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+}
+// Lets the next grid in the stream be scheduled once every CTA of this one has issued it.
+__device__ __forceinline__ void allow_dependent_grid_launch() {
+  asm volatile("griddepcontrol.launch_dependents;" :::);
 }
 
 // The dim where pass-through unit `c` starts: chunks outside the rotated window [off, off + R).
@@ -179,6 +206,14 @@ __device__ __forceinline__ std::uint8_t float_to_fp8(float x) {
   return static_cast<std::uint8_t>(__nv_cvt_float_to_fp8(x, __NV_SATFINITE, kind));
 }
 
+// The same conversion of two floats by one instruction (a in the low byte).
+template <CacheDType C>
+__device__ __forceinline__ std::uint16_t float2_to_fp8x2(float a, float b) {
+  constexpr __nv_fp8_interpretation_t kind = C == CacheDType::fp8_e4m3 ? __NV_E4M3 : __NV_E5M2;
+  return static_cast<std::uint16_t>(
+      __nv_cvt_float2_to_fp8x2(make_float2(a, b), __NV_SATFINITE, kind));
+}
+
 // Address of the cache entry (block, offset in the block, head, dim) through the view's strides.
 template <typename E>
 __device__ __forceinline__ E* cache_entry_at(const CacheTensor& c, std::int64_t block,
@@ -195,32 +230,9 @@ __device__ __forceinline__ E* cache_entry(const CacheTensor& c, std::int64_t slo
   return cache_entry_at<E>(c, block, slot - block * block_size, head, dim);
 }
 
-// x / scale correctly rounded to fp32 (what the contract's IEEE division gives), without the
-// data-dependent slow path of div.rn.f32: one double reciprocal per scale, then per element one
-// double multiply and one rounding to fp32.
-//
-// Why that is exact. x has at most 24 significant bits (bf16 8, fp16 11, fp32 24) and so has
-// scale. The double result is within 2^-52 (relative) of x / scale: RN64(1 / scale) and the product
-// each add at most 2^-53. Rounding it to fp32 goes wrong only if x / scale lies within that
-// distance of a midpoint m = M * 2^e between two fp32 neighbours (M odd, 25 bits). Exactly on
-// one it cannot be: x = m * scale would make x's odd part a multiple of M > 2^24. Off one, the
-// gap x - m * scale is a non-zero multiple of the coarser of the two terms' last bits, so
-// |x / scale - m| / (x / scale) >= 2^-49 > 2^-52. Zero, infinities and NaN propagate as in the
-// division (0 * inf and inf * 0 are NaN where 0 / 0 and inf / inf are). Quotients below fp32's
-// normal range round to zero in either fp8 format, and overflow saturates in both paths alike.
-// tests/gpu_validation_test.cu checks every bf16 and fp16 code and fp32 edge cases at many
-// scales against the host's float division.
-struct ScaleQuotient {
-  double inverse;
-  __device__ __forceinline__ explicit ScaleQuotient(float scale)
-      : inverse(1.0 / static_cast<double>(scale)) {}  // IEEE division: RN64(1 / scale)
-  __device__ __forceinline__ float operator()(float x) const {
-    return __double2float_rn(__dmul_rn(static_cast<double>(x), inverse));
-  }
-};
-
 // Stores one chunk of (already rounded) q/k/v-dtype values into the cache: the bits themselves
-// for `auto`, fp8(x / scale) otherwise, the quotient rounded once to fp32 as the contract says.
+// for `auto`, fp8_satfinite(RN32(x / scale)) otherwise, the contract's two roundings: the exact
+// fp32 quotient (fp32_quotient.h, proof there), then the hardware conversion, two at a time.
 template <typename T, CacheDType C, int VEC>
 __device__ __forceinline__ void store_cache_chunk(typename CacheElem<T, C>::type* dst,
                                                   const Vec<T, VEC>& v, float scale) {
@@ -228,12 +240,20 @@ __device__ __forceinline__ void store_cache_chunk(typename CacheElem<T, C>::type
     (void)scale;
     store_vec<T, VEC>(dst, v);
   } else {
-    const ScaleQuotient divide(scale);
-    Vec<std::uint8_t, VEC> q;
+    static_assert(VEC % 2 == 0, "fp8 chunks are converted in pairs");
+    FloatChunk<VEC> x;
 #pragma unroll
     for (int j = 0; j < VEC; ++j)
-      q.v[j] = float_to_fp8<C>(divide(to_float(v.v[j])));
-    store_vec<std::uint8_t, VEC>(dst, q);
+      x.v[j] = to_float(v.v[j]);
+    const FloatChunk<VEC> q = quotients<VEC>(x, ScaleDivider(scale));
+    Vec<std::uint8_t, VEC> out;
+#pragma unroll
+    for (int j = 0; j < VEC; j += 2) {
+      const std::uint16_t two = float2_to_fp8x2<C>(q.v[j], q.v[j + 1]);
+      out.v[j] = static_cast<std::uint8_t>(two);
+      out.v[j + 1] = static_cast<std::uint8_t>(two >> 8);
+    }
+    store_vec<std::uint8_t, VEC>(dst, out);
   }
 }
 

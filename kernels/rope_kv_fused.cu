@@ -32,7 +32,17 @@ __device__ __forceinline__ E* plan_cache_entry(const CacheTensor& c, const WorkP
   return cache_entry_at<E>(c, block, offset, head, dim);
 }
 
-// The work of unit `gid` (< total_units).
+// The cos/sin row of token t.
+template <typename T>
+__device__ __forceinline__ const void* cos_sin_row(const RopeKvArgs& a, std::int64_t t) {
+  return static_cast<const char*>(a.cos_sin_cache) +
+         a.positions[t] * a.cos_sin_stride * (a.cos_sin_fp32 ? 4 : sizeof(T));
+}
+
+// The work of unit `gid` (< total_units). Every path first reads what does not come from the
+// previous kernel in the stream (position and cos/sin entries, slot, scale), then waits for that
+// kernel (a no-op unless launched with PDL), then reads q/k/v and writes. Every path waits, so
+// this grid never completes before the one it depends on.
 template <typename T, CacheDType C, int VEC, bool NEOX>
 __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& p,
                                            const std::int64_t total_units, const std::int64_t gid) {
@@ -62,14 +72,16 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
                  : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride +
                        std::int64_t{h} * a.query_out.head_stride;
     if (w < p.q_rot) {
-      const void* cs_row = static_cast<const char*>(a.cos_sin_cache) +
-                           a.positions[t] * a.cos_sin_stride * (a.cos_sin_fp32 ? 4 : sizeof(T));
+      const UnitCosSin<VEC, NEOX> cs =
+          load_unit_cos_sin<T, VEC, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
+      wait_for_prerequisite_grid();
       const RotatedChunks<T, VEC> r =
-          rotate_unit<T, VEC, NEOX>(src, a.q_rot_offset, a.rot_dim, w, cs_row, a.cos_sin_fp32);
+          rotate_unit<T, VEC, NEOX>(src, a.q_rot_offset, a.rot_dim, w, cs);
 #pragma unroll
       for (int i = 0; i < (NEOX ? 2 : 1); ++i)
         store_vec<T, VEC>(dst + r.dim[i], r.chunk[i]);
     } else {
+      wait_for_prerequisite_grid();
       const int d = passthrough_dim(w - p.q_rot, VEC, a.q_rot_offset, a.rot_dim);
       store_vec<T, VEC>(dst + d, load_vec<T, VEC>(src + d));
     }
@@ -91,10 +103,10 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
     const float scale =
         C == CacheDType::auto_ || slot < 0 ? 1.f : a.k_scale[h * a.scale_head_stride];
     if (w < p.k_rot) {
-      const void* cs_row = static_cast<const char*>(a.cos_sin_cache) +
-                           a.positions[t] * a.cos_sin_stride * (a.cos_sin_fp32 ? 4 : sizeof(T));
-      const RotatedChunks<T, VEC> r =
-          rotate_unit<T, VEC, NEOX>(row, 0, a.rot_dim, w, cs_row, a.cos_sin_fp32);
+      const UnitCosSin<VEC, NEOX> cs =
+          load_unit_cos_sin<T, VEC, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
+      wait_for_prerequisite_grid();
+      const RotatedChunks<T, VEC> r = rotate_unit<T, VEC, NEOX>(row, 0, a.rot_dim, w, cs);
 #pragma unroll
       for (int i = 0; i < (NEOX ? 2 : 1); ++i) {
         if (a.write_back_key) store_vec<T, VEC>(row + r.dim[i], r.chunk[i]);
@@ -102,23 +114,27 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
           store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, r.dim[i]),
                                        r.chunk[i], scale);
       }
-    } else if (slot >= 0) {
-      const int d = passthrough_dim(w - p.k_rot, VEC, 0, a.rot_dim);
-      store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, d),
-                                   load_vec<T, VEC>(row + d), scale);
+    } else {
+      wait_for_prerequisite_grid();
+      if (slot >= 0) {
+        const int d = passthrough_dim(w - p.k_rot, VEC, 0, a.rot_dim);
+        store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, d),
+                                     load_vec<T, VEC>(row + d), scale);
+      }
     }
     return;
   }
 
-  if (slot < 0) return;
   // value: [Tc, Hkv, Dv] -> value_cache
   std::uint32_t hv, wv;
   p.per_v_row.divmod(static_cast<std::uint32_t>(u - p.k_end), hv, wv);
   const int h = static_cast<int>(hv);
+  const float scale = C == CacheDType::auto_ || slot < 0 ? 1.f : a.v_scale[h * a.scale_head_stride];
+  wait_for_prerequisite_grid();
+  if (slot < 0) return;
   const int d = static_cast<int>(wv) * VEC;
   const T* row = static_cast<const T*>(a.value.data) + t * a.value.token_stride +
                  std::int64_t{h} * a.value.head_stride;
-  const float scale = C == CacheDType::auto_ ? 1.f : a.v_scale[h * a.scale_head_stride];
   store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.value_cache, p, slot, h, d),
                                load_vec<T, VEC>(row + d), scale);
 }
@@ -126,6 +142,11 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
 template <typename T, CacheDType C, int VEC, bool NEOX, bool STRIDE>
 __global__ void __launch_bounds__(kFusedThreads)
     rope_kv_fused_kernel(const RopeKvArgs a, const WorkPlan p, const std::int64_t total_units) {
+  // The kernel after this one may be scheduled as soon as every CTA of this one runs: it waits
+  // (griddepcontrol.wait) for this grid to complete before reading anything it wrote, and this
+  // grid's CTAs are all resident by then, so an early start takes no SM slot from them and
+  // overlaps its launch and prologue with this kernel's memory round trips. A no-op without PDL.
+  allow_dependent_grid_launch();
   const std::int64_t first = std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x;
   if constexpr (STRIDE) {
     const std::int64_t stride = std::int64_t{gridDim.x} * kFusedThreads;
@@ -152,13 +173,9 @@ int resident_ctas_per_sm(Kernel kernel) {
 
 cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
   using namespace detail;
-  if (a.num_tokens < 0 || a.num_cache_tokens < 0 || a.num_cache_tokens > a.num_tokens)
-    return cudaErrorInvalidValue;
+  if (check_launch_args(a) != nullptr) return cudaErrorInvalidValue;
   if (a.num_tokens == 0) return cudaSuccess;
   const int vec = rope_kv_vector_elems(a);
-  if (vec == 0) return cudaErrorInvalidValue;
-  if (writes_cache(a) && (a.block_size <= 0 || a.num_blocks > 0x7fffffffLL / a.block_size))
-    return cudaErrorInvalidValue;  // slots are split into (block, offset) in 32 bits
   const WorkPlan plan = make_fused_plan(a, vec);
   const std::int64_t total = a.num_tokens * plan.units_per_token;
   if (total == 0) return cudaSuccess;
@@ -181,13 +198,14 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                 cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
               resident = std::int64_t{sms} * per_sm;
           }
+          const bool pdl = a.programmatic_dependent_launch;
           if (resident > 0 && blocks > resident)
-            rope_kv_fused_kernel<T, C, V, N, true>
-                <<<static_cast<unsigned>(resident), kFusedThreads, 0, stream>>>(a, plan, total);
-          else
-            rope_kv_fused_kernel<T, C, V, N, false>
-                <<<static_cast<unsigned>(blocks), kFusedThreads, 0, stream>>>(a, plan, total);
-          return cudaGetLastError();
+            return launch_kernel(rope_kv_fused_kernel<T, C, V, N, true>,
+                                 static_cast<unsigned>(resident), kFusedThreads, stream, pdl, a,
+                                 plan, total);
+          return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false>,
+                               static_cast<unsigned>(blocks), kFusedThreads, stream, pdl, a, plan,
+                               total);
         });
       });
     });

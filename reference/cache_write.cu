@@ -12,8 +12,11 @@ constexpr int kMaxCacheThreads = 512;
 template <typename T, CacheDType C, int VEC>
 __global__ void cache_write_kernel(const RopeKvArgs a) {
   using CacheT = typename CacheElem<T, C>::type;
+  allow_dependent_grid_launch();  // the next kernel waits for this one before reading the cache
   const std::int64_t t = blockIdx.x;
-  const std::int64_t slot = a.slot_mapping[t];
+  const std::int64_t slot = a.slot_mapping[t];  // from before the previous kernel
+  // Every CTA waits, so this grid never completes before the one it depends on (k comes from it).
+  wait_for_prerequisite_grid();
   if (slot < 0) return;
   const int k_chunks = a.k_head_size / VEC;
   const int v_chunks = a.v_head_size / VEC;
@@ -38,18 +41,18 @@ __global__ void cache_write_kernel(const RopeKvArgs a) {
 
 cudaError_t cache_write(const RopeKvArgs& a, cudaStream_t stream) {
   using namespace detail;
+  if (check_launch_args(a) != nullptr) return cudaErrorInvalidValue;
   if (!writes_cache(a)) return cudaSuccess;
   const int vec = rope_kv_vector_elems(a);
-  if (vec == 0 || a.num_cache_tokens > 0x7fffffff) return cudaErrorInvalidValue;
   const int total = a.num_kv_heads * (a.k_head_size + a.v_head_size) / vec;
   const int threads = total < kMaxCacheThreads ? (total + 31) / 32 * 32 : kMaxCacheThreads;
   return dispatch_dtype(a.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return dispatch_cache(a.cache_dtype, [&](auto cache) {
       return dispatch_vec<T>(vec, [&](auto v) {
-        cache_write_kernel<T, decltype(cache)::value, decltype(v)::value>
-            <<<static_cast<unsigned>(a.num_cache_tokens), threads, 0, stream>>>(a);
-        return cudaGetLastError();
+        return launch_kernel(cache_write_kernel<T, decltype(cache)::value, decltype(v)::value>,
+                             static_cast<unsigned>(a.num_cache_tokens), threads, stream,
+                             a.programmatic_dependent_launch, a);
       });
     });
   });

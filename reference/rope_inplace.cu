@@ -16,9 +16,13 @@ __global__ void rope_inplace_kernel(const RopeKvArgs a, const int q_rot, const i
   const int q_units = q_rot + q_pass;
   const int q_end = a.num_q_heads * q_units;
   const int total = q_end + a.num_kv_heads * k_rot;
+  // The next kernel (the cache write) may be scheduled now: it waits for this one before reading
+  // k. The position comes from before the previous kernel; q/k may come from it (PDL).
+  allow_dependent_grid_launch();
   const std::int64_t cs_elem = a.cos_sin_fp32 ? 4 : sizeof(T);
   const void* cs_row =
       static_cast<const char*>(a.cos_sin_cache) + a.positions[t] * a.cos_sin_stride * cs_elem;
+  wait_for_prerequisite_grid();
   for (int u = threadIdx.x; u < total; u += blockDim.x) {
     if (u < q_end) {
       // query: [T, Hq, Dq] -> query_out or in place
@@ -31,8 +35,9 @@ __global__ void rope_inplace_kernel(const RopeKvArgs a, const int q_rot, const i
                    : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride +
                          std::int64_t{h} * a.query_out.head_stride;
       if (w < q_rot) {
-        const auto r =
-            rotate_unit<T, VEC, NEOX>(src, a.q_rot_offset, a.rot_dim, w, cs_row, a.cos_sin_fp32);
+        const auto r = rotate_unit<T, VEC, NEOX>(
+            src, a.q_rot_offset, a.rot_dim, w,
+            load_unit_cos_sin<T, VEC, NEOX>(cs_row, a.cos_sin_fp32, a.rot_dim, w));
 #pragma unroll
         for (int i = 0; i < (NEOX ? 2 : 1); ++i)
           store_vec<T, VEC>(dst + r.dim[i], r.chunk[i]);
@@ -46,7 +51,9 @@ __global__ void rope_inplace_kernel(const RopeKvArgs a, const int q_rot, const i
       const int w = (u - q_end) - h * k_rot;
       T* row = static_cast<T*>(a.key.data) + t * a.key.token_stride +
                std::int64_t{h} * a.key.head_stride;
-      const auto r = rotate_unit<T, VEC, NEOX>(row, 0, a.rot_dim, w, cs_row, a.cos_sin_fp32);
+      const auto r = rotate_unit<T, VEC, NEOX>(
+          row, 0, a.rot_dim, w,
+          load_unit_cos_sin<T, VEC, NEOX>(cs_row, a.cos_sin_fp32, a.rot_dim, w));
 #pragma unroll
       for (int i = 0; i < (NEOX ? 2 : 1); ++i)
         store_vec<T, VEC>(row + r.dim[i], r.chunk[i]);
@@ -58,9 +65,9 @@ __global__ void rope_inplace_kernel(const RopeKvArgs a, const int q_rot, const i
 
 cudaError_t rope_inplace(const RopeKvArgs& a, cudaStream_t stream) {
   using namespace detail;
+  if (check_launch_args(a) != nullptr) return cudaErrorInvalidValue;
   if (a.num_tokens == 0) return cudaSuccess;
   const int vec = rope_kv_vector_elems(a);
-  if (vec == 0 || a.num_tokens > 0x7fffffff) return cudaErrorInvalidValue;
   const int rot = rotation_units(a, vec);
   const int q_pass = a.query_out.data != nullptr ? (a.q_head_size - a.rot_dim) / vec : 0;
   const int total = a.num_q_heads * (rot + q_pass) + a.num_kv_heads * rot;
@@ -69,9 +76,9 @@ cudaError_t rope_inplace(const RopeKvArgs& a, cudaStream_t stream) {
     using T = typename decltype(tag)::type;
     return dispatch_vec<T>(vec, [&](auto v) {
       return dispatch_style(a.style, [&](auto neox) {
-        rope_inplace_kernel<T, decltype(v)::value, decltype(neox)::value>
-            <<<static_cast<unsigned>(a.num_tokens), threads, 0, stream>>>(a, rot, q_pass, rot);
-        return cudaGetLastError();
+        return launch_kernel(rope_inplace_kernel<T, decltype(v)::value, decltype(neox)::value>,
+                             static_cast<unsigned>(a.num_tokens), threads, stream,
+                             a.programmatic_dependent_launch, a, rot, q_pass, rot);
       });
     });
   });

@@ -19,6 +19,9 @@ cudaError_t rope_inplace(const RopeKvArgs& args, cudaStream_t stream);
 // cache, converting to fp8 when asked.
 cudaError_t cache_write(const RopeKvArgs& args, cudaStream_t stream);
 
+// Each of the three refuses what check_launch_args (rope_kv.h) refuses, with
+// cudaErrorInvalidValue before any CUDA call, like rope_kv_fused: the pair never half-runs.
+
 // Both, in order, on one stream.
 cudaError_t unfused_pair(const RopeKvArgs& args, cudaStream_t stream);
 

@@ -26,6 +26,8 @@
 #include "device/seeded_fill.h"
 #include "fast_divmod.h"
 #include "host_numeric.h"
+#include "launch_spoilers.h"
+#include "pdl_producer.h"
 #include "plan/sweep_plan.h"
 #include "rope_kv.h"
 #include "rope_kv_device.cuh"
@@ -307,14 +309,17 @@ TEST_F(GpuPlantedError, OffsetPastTheBufferFails) {
 
 // ---- (d) the launcher refuses what it cannot run, before launching
 
-// Everything rope_kv_fused may write, so a test can show nothing changed.
-std::vector<std::uint8_t> written_bytes(const DeviceCase& dc) {
-  std::vector<std::uint8_t> all = dc.slot_a.qkv.to_host();
-  for (const DeviceBuffer* b : {&dc.slot_a.query_out, &dc.slot_a.k_cache, &dc.slot_a.v_cache}) {
+// Everything a launch on `out` may write, so a test can show nothing changed.
+std::vector<std::uint8_t> written_bytes(const OutputBuffers& out) {
+  std::vector<std::uint8_t> all = out.qkv.to_host();
+  for (const DeviceBuffer* b : {&out.query_out, &out.k_cache, &out.v_cache}) {
     const std::vector<std::uint8_t> part = b->to_host();
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
+}
+std::vector<std::uint8_t> written_bytes(const DeviceCase& dc) {
+  return written_bytes(dc.slot_a);
 }
 
 // The small bf16 case with one argument broken by `spoil`: the launcher must return
@@ -331,6 +336,42 @@ void expect_refused_without_writing(Spoil spoil) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   EXPECT_TRUE(written_bytes(dc) == before);
 }
+
+// Every refusal of check_launch_args (launch_spoilers.h), on real device buffers: the fused
+// kernel, the pair and each of its kernels return cudaErrorInvalidValue, no launch error is left
+// pending, and no byte of q/k/v, query_out or either cache changes, for either copy.
+class GpuLaunchRefusal : public ::testing::TestWithParam<LaunchSpoiler> {
+ protected:
+  void SetUp() override {
+    if (!device_problem().empty()) GTEST_SKIP() << device_problem();
+  }
+};
+
+TEST_P(GpuLaunchRefusal, NoLauncherWritesAByte) {
+  DeviceCase dc(launch_spoiler_base());
+  const std::vector<std::uint8_t> fused_before = written_bytes(dc.slot_a);
+  const std::vector<std::uint8_t> pair_before = written_bytes(dc.slot_b);
+  RopeKvArgs fused = dc.args(OutputSlot::a), pair = dc.args(OutputSlot::b);
+  ASSERT_EQ(check_launch_args(fused), nullptr);
+  GetParam().spoil(fused);
+  GetParam().spoil(pair);
+  const char* why = check_launch_args(fused);
+  ASSERT_NE(why, nullptr);
+  EXPECT_STREQ(why, GetParam().reason);
+  EXPECT_EQ(rope_kv_fused(fused, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(rope_inplace(pair, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cache_write(pair, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(unfused_pair(pair, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_TRUE(written_bytes(dc.slot_a) == fused_before);
+  EXPECT_TRUE(written_bytes(dc.slot_b) == pair_before);
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, GpuLaunchRefusal, ::testing::ValuesIn(launch_spoilers()),
+                         [](const ::testing::TestParamInfo<LaunchSpoiler>& info) {
+                           return std::string(info.param.name);
+                         });
 
 TEST_F(GpuLauncher, RefusesACacheOfTwoToThe31Slots) {
   expect_refused_without_writing(
@@ -372,6 +413,96 @@ TEST_F(GpuLauncher, NoTokensIsANoOp) {
   EXPECT_EQ(rope_kv_fused(a, nullptr), cudaSuccess);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_TRUE(written_bytes(dc) == before);
+}
+
+// ---- programmatic dependent launch (RopeKvArgs::programmatic_dependent_launch)
+
+// A producer standing in for the QKV projection: lets its dependent start at once, then spins for
+// ~50 µs before writing qkv, so a consumer that did not wait would read the old bytes.
+__global__ void slow_producer_kernel(unsigned char* dst, const unsigned char* src,
+                                     std::int64_t bytes) {
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  const long long start = clock64();
+  while (clock64() - start < 100000) {
+  }
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < bytes;
+       i += std::int64_t{gridDim.x} * blockDim.x)
+    dst[i] = src[i];
+}
+
+std::vector<CaseSpec> pdl_cases() {
+  std::vector<CaseSpec> v = {
+      make_case(DType::bf16, CacheDType::auto_, heads(32, 8, 128), RopeStyle::neox, "nhd", 33),
+      make_case(DType::fp16, CacheDType::fp8_e4m3, heads(8, 2, 64), RopeStyle::gptj, "hnd", 300),
+      make_case(DType::bf16, CacheDType::fp8_e5m2, mla(16), RopeStyle::neox, "nhd", 17)};
+  v[1].query_out = QueryOut::separate;
+  return v;
+}
+
+// PDL launches give the same bytes as ordinary ones, for the fused kernel and the pair, also
+// when launched right after a producer of qkv: the consumers waited for it.
+TEST_F(GpuLauncher, PdlLaunchSeesTheProducersQkv) {
+  for (const CaseSpec& spec : pdl_cases()) {
+    for (bool fused : {true, false}) {
+      DeviceCase dc(spec);
+      // Reference: the pair copy, ordinary launch on the original qkv.
+      RopeKvArgs ref = dc.args(OutputSlot::b);
+      ASSERT_EQ(fused ? rope_kv_fused(ref, nullptr) : unfused_pair(ref, nullptr), cudaSuccess);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const std::vector<std::uint8_t> want = written_bytes(dc.slot_b);
+      // The fused copy: qkv saved, overwritten with zeros, restored by the slow producer, then
+      // the consumer launched with PDL.
+      const std::int64_t qkv_bytes = dc.slot_a.qkv.bytes();
+      DeviceBuffer saved(qkv_bytes, "saved qkv");
+      ASSERT_EQ(cudaMemcpy(saved.get(), dc.slot_a.qkv.get(), qkv_bytes, cudaMemcpyDeviceToDevice),
+                cudaSuccess);
+      ASSERT_EQ(cudaMemset(dc.slot_a.qkv.get(), 0, qkv_bytes), cudaSuccess);
+      cudaStream_t stream;
+      ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+      slow_producer_kernel<<<64, 256, 0, stream>>>(static_cast<unsigned char*>(dc.slot_a.qkv.get()),
+                                                   static_cast<const unsigned char*>(saved.get()),
+                                                   qkv_bytes);
+      RopeKvArgs a = dc.args(OutputSlot::a);
+      a.programmatic_dependent_launch = true;
+      EXPECT_EQ(fused ? rope_kv_fused(a, stream) : unfused_pair(a, stream), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+      EXPECT_TRUE(written_bytes(dc.slot_a) == want) << spec.id() << (fused ? " fused" : " pair");
+    }
+  }
+}
+
+// The benchmark's producer (reference/pdl_producer.h) copies and fills, and a PDL consumer after
+// it sees its data.
+TEST_F(GpuLauncher, PdlProducerCopiesThenTheConsumerSeesIt) {
+  const CaseSpec spec = pdl_cases()[1];
+  DeviceCase dc(spec);
+  RopeKvArgs ref = dc.args(OutputSlot::b);
+  ASSERT_EQ(rope_kv_fused(ref, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<std::uint8_t> want = written_bytes(dc.slot_b);
+  const std::int64_t qkv_bytes = dc.slot_a.qkv.bytes();
+  DeviceBuffer saved(qkv_bytes, "saved qkv");
+  // A stream of its own, as the timing code uses: programmatic serialization is a property of
+  // the edge between two launches in one stream.
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(launch_pdl_producer(saved.get(), dc.slot_a.qkv.get(), qkv_bytes, 0, stream),
+            cudaSuccess);
+  ASSERT_EQ(launch_pdl_producer(dc.slot_a.qkv.get(), nullptr, qkv_bytes, 0x5a, stream),
+            cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  const std::vector<std::uint8_t> filled = dc.slot_a.qkv.to_host();
+  for (std::uint8_t b : filled)
+    ASSERT_EQ(b, 0x5a);
+  ASSERT_EQ(launch_pdl_producer(dc.slot_a.qkv.get(), saved.get(), qkv_bytes, 0, stream),
+            cudaSuccess);
+  RopeKvArgs a = dc.args(OutputSlot::a);
+  a.programmatic_dependent_launch = true;
+  EXPECT_EQ(rope_kv_fused(a, stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  EXPECT_TRUE(written_bytes(dc.slot_a) == want);
 }
 
 // ---- (e) compare_device_bytes

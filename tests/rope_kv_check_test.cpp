@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "launch_spoilers.h"
 #include "plan/sweep_config.h"
 #include "plan/sweep_plan.h"
 #include "plan/workload.h"
@@ -363,6 +364,104 @@ TEST(RopeKvCheck, RejectsViewsThatShareMemory) {
     c.args.value_cache.data = static_cast<char*>(c.args.key_cache.data) + 32 * 2;
     EXPECT_EQ(c.check(), "key_cache and value_cache views share memory");
   }
+}
+
+// Any two tensors the operation is given must not share memory, inputs included (issue 14: a cache
+// aliasing q/k/v was accepted).
+TEST(RopeKvCheck, RejectsACacheThatAliasesQkv) {
+  {
+    HostCase c(small_spec());
+    c.args.key_cache.data = c.args.query.data;
+    EXPECT_EQ(c.check(), "query and key_cache views share memory");
+  }
+  {
+    HostCase c(small_spec());
+    // The last token's value row (earlier rows would also lie inside the q and k spans).
+    c.args.value_cache.data =
+        static_cast<char*>(c.args.value.data) + 7 * c.args.value.token_stride * 2;
+    EXPECT_EQ(c.check(), "value and value_cache views share memory");
+  }
+  {
+    HostCase c(small_spec());
+    c.args.key_cache.data = static_cast<char*>(c.args.key.data) + 7 * c.args.key.token_stride * 2;
+    EXPECT_EQ(c.check(), "key and key_cache views share memory");
+  }
+}
+
+TEST(RopeKvCheck, RejectsSmallInputsSharingMemoryWithAnything) {
+  {
+    HostCase c(small_spec());
+    // Inside the last token's key row (earlier rows would also lie inside the q span).
+    c.args.positions = reinterpret_cast<const std::int64_t*>(static_cast<char*>(c.args.key.data) +
+                                                             7 * c.args.key.token_stride * 2);
+    EXPECT_EQ(c.check(), "key and positions views share memory");
+  }
+  {
+    HostCase c(small_spec());
+    c.args.slot_mapping = c.args.positions + 4;  // the tail of the positions array
+    EXPECT_EQ(c.check(), "positions and slot_mapping views share memory");
+  }
+  {
+    HostCase c(small_spec());
+    c.args.cos_sin_cache = c.args.value_cache.data;
+    EXPECT_EQ(c.check(), "cos_sin_cache and value_cache views share memory");
+  }
+  {
+    HostCase c(small_spec(CacheDType::fp8_e4m3));
+    c.args.k_scale = static_cast<const float*>(
+        c.args.query_out.data == nullptr ? c.args.key_cache.data : c.args.query_out.data);
+    EXPECT_EQ(c.check(), "key_cache and k_scale views share memory");
+  }
+  {
+    HostCase c(small_spec(CacheDType::fp8_e5m2));
+    c.args.v_scale = reinterpret_cast<const float*>(c.args.slot_mapping);
+    EXPECT_EQ(c.check(), "slot_mapping and v_scale views share memory");
+  }
+}
+
+TEST(RopeKvCheck, ScalesMayBeOneTensorButNotOverlapPartly) {
+  CaseSpec s = small_spec(CacheDType::fp8_e4m3);
+  s.scale = ScaleKind::per_head;
+  {
+    HostCase c(s);
+    c.args.v_scale = c.args.k_scale;  // K and V share their scales: read-only, allowed
+    EXPECT_EQ(c.check(), "");
+  }
+  {
+    HostCase c(s);
+    c.args.v_scale = c.args.k_scale + 1;  // head 0 of V is head 1 of K
+    EXPECT_EQ(c.check(), "k_scale and v_scale views share memory");
+  }
+}
+
+// The kernels read k_scale[h * scale_head_stride] for h < Hkv: a stride of 2 reads past [Hkv].
+TEST(RopeKvCheck, RejectsScaleHeadStridesOtherThanZeroAndOne) {
+  for (int stride : {2, -1, 8}) {
+    CaseSpec s = small_spec(CacheDType::fp8_e4m3);
+    s.scale = ScaleKind::per_head;
+    HostCase c(s);
+    c.args.scale_head_stride = stride;
+    EXPECT_EQ(c.check(), "scale_head_stride = " + std::to_string(stride) +
+                             " must be 0 (one scale) or 1 (one per KV head)");
+  }
+  HostCase automatic(small_spec());
+  automatic.args.scale_head_stride =
+      2;  // refused with an auto cache too: the field has no other use
+  EXPECT_EQ(automatic.check(),
+            "scale_head_stride = 2 must be 0 (one scale) or 1 (one per KV head)");
+}
+
+// Whatever a launcher refuses, the host check refuses too, so a checked case always launches.
+TEST(RopeKvCheck, RefusesEverythingTheLaunchersRefuse) {
+  for (const LaunchSpoiler& spoiler : launch_spoilers()) {
+    HostCase c(launch_spoiler_base());
+    ASSERT_EQ(c.check(), "");
+    spoiler.spoil(c.args);
+    EXPECT_NE(c.check(), "") << spoiler.name;
+  }
+  HostCase c(launch_spoiler_base());
+  c.args.dtype = static_cast<DType>(7);
+  EXPECT_EQ(c.check(), "launch arguments refused: dtype is not a DType");
 }
 
 TEST(RopeKvCheck, RejectsShapesNoAccessWidthDivides) {

@@ -409,11 +409,10 @@ struct Options {
   bool pdl = false;
 };
 
-// PDL lives in one place: when the library's RopeKvArgs gains its `pdl` field, defining
-// RKV_HAS_PDL (python/CMakeLists.txt) is the whole change.
+// PDL lives in one place: rope_kv.h defines RKV_HAS_PDL where RopeKvArgs has the field.
 Error set_pdl(rkv::RopeKvArgs& a, bool pdl) {
 #ifdef RKV_HAS_PDL
-  a.pdl = pdl;
+  a.programmatic_dependent_launch = pdl;
 #else
   (void)a;
   if (pdl)
