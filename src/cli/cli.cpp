@@ -3,6 +3,7 @@
 // so a flag and a config file accept the same values and fail with the same words.
 #include "cli/cli.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -118,9 +119,13 @@ struct ProfileFlags {
 };
 
 struct CompareFlags {
-  std::string baseline, current, max_slowdown, tolerance, refreshed;
-  bool force = false, markdown = false;
-  CLI::Option *slowdown_opt = nullptr, *tolerance_opt = nullptr, *refreshed_opt = nullptr;
+  std::string baseline, current, gate, min_slowdown, max_slowdown, tolerance, refreshed, rerun,
+      json, markdown;
+  std::vector<std::string> accept;
+  bool force = false, allow_missing = false, all = false, github = false;
+  CLI::Option *gate_opt = nullptr, *min_slowdown_opt = nullptr, *slowdown_opt = nullptr,
+              *tolerance_opt = nullptr, *refreshed_opt = nullptr, *rerun_opt = nullptr,
+              *json_opt = nullptr, *markdown_opt = nullptr;
 };
 
 struct ReportFlags {
@@ -396,16 +401,36 @@ void apply_profile(const ProfileFlags& f, CliInvocation& inv) {
 }
 
 void apply_compare(const CompareFlags& f, CliInvocation& inv) {
-  inv.baseline_path = path_flag("baseline", f.baseline);
-  inv.current_path = path_flag("current", f.current);
-  inv.force = f.force;
-  inv.markdown = f.markdown;
+  CompareRequest& r = inv.compare;
+  r.baseline_path = path_flag("baseline", f.baseline);
+  r.current_path = path_flag("current", f.current);
+  r.options.force = f.force;
+  r.options.allow_missing = f.allow_missing;
+  r.all_rows = f.all;
+  r.github = f.github;
+  if (f.gate_opt->count()) {
+    r.options.gate.clear();
+    for (const std::string& g : split_list("--gate", f.gate)) {
+      const auto gated = parse_gated(g);
+      if (!gated) fail("--gate: " + squote(g) + " is not gated (one of fused, pair, speedup)");
+      if (std::find(r.options.gate.begin(), r.options.gate.end(), *gated) == r.options.gate.end())
+        r.options.gate.push_back(*gated);
+    }
+  }
+  if (f.min_slowdown_opt->count())
+    r.options.rule.min_slowdown = real_flag("--min-slowdown", f.min_slowdown, 0, 100) / 100;
   if (f.slowdown_opt->count())
-    inv.max_slowdown_us = real_flag("--max-slowdown-us", f.max_slowdown, 0, 1e6);
+    r.options.rule.resolution_us = real_flag("--max-slowdown-us", f.max_slowdown, 0, 1e6);
   if (f.tolerance_opt->count())
-    inv.speedup_tolerance = real_flag("--speedup-tolerance", f.tolerance, 0, 100) / 100;
+    r.options.rule.speedup_tolerance = real_flag("--speedup-tolerance", f.tolerance, 0, 100) / 100;
+  if (f.rerun_opt->count()) r.rerun_path = path_flag("--rerun", f.rerun);
+  if (f.json_opt->count()) r.json_out = path_flag("--json", f.json);
+  if (f.markdown_opt->count()) r.markdown_out = path_flag("--markdown", f.markdown);
   if (f.refreshed_opt->count())
-    inv.refreshed_baseline_out = path_flag("--refreshed-baseline", f.refreshed);
+    r.refreshed_baseline_out = path_flag("--refreshed-baseline", f.refreshed);
+  for (const std::string& list : f.accept)
+    for (const std::string& id : split_list("--accept", list))
+      r.options.accept.push_back(id);
 }
 
 void apply_report(const ReportFlags& f, CliInvocation& inv) {
@@ -456,33 +481,69 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
   add_timing_flags(bench, &timing_flags);
   add_validate_flags(bench, &bench_validate_flags, false);
 
-  CLI::App* compare =
-      app.add_subcommand("compare",
-                         "compare two bench JSON reports; exit 0 pass, 1 regression, 2 validation "
-                         "mismatch, 3 ambiguous, 4 usage error");
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "gate a bench report against a baseline; exit 0 pass, 1 regression or missing case, 2 a "
+      "case did not pass, 3 inconclusive (interrupted run), 4 usage, 5 other environment");
   compare->add_option("baseline", compare_flags.baseline, "baseline report")
       ->type_name("FILE")
       ->required();
   compare->add_option("current", compare_flags.current, "current report")
       ->type_name("FILE")
       ->required();
+  compare_flags.gate_opt =
+      compare
+          ->add_option("--gate", compare_flags.gate,
+                       "what is gated: fused, pair, speedup (comma list) [default fused]")
+          ->type_name("LIST");
   compare->add_flag("--force", compare_flags.force,
-                    "compare even when the device fingerprints differ");
-  compare->add_flag("--markdown", compare_flags.markdown, "print the comparison as Markdown");
+                    "compare despite another device/driver/runtime, other timing settings or an "
+                    "incomplete baseline");
+  compare->add_flag("--allow-missing", compare_flags.allow_missing,
+                    "baseline cases absent from the current run do not fail");
+  compare_flags.min_slowdown_opt =
+      compare
+          ->add_option("--min-slowdown", compare_flags.min_slowdown,
+                       "relative floor of the slowdown threshold, in percent [default 2]")
+          ->type_name("PERCENT");
   compare_flags.slowdown_opt =
       compare
           ->add_option("--max-slowdown-us", compare_flags.max_slowdown,
-                       "a fused-time slowdown must also exceed this many us [default 0.2]")
+                       "absolute part of the threshold floor, in us [default 0.03]")
           ->type_name("US");
   compare_flags.tolerance_opt =
       compare
           ->add_option("--speedup-tolerance", compare_flags.tolerance,
-                       "allowed drop of the in-run speedup, in percent [default 5]")
+                       "floor of the speedup's threshold with --gate speedup, in percent "
+                       "[default 5]")
           ->type_name("PERCENT");
-  compare_flags.refreshed_opt = compare
-                                    ->add_option("--refreshed-baseline", compare_flags.refreshed,
-                                                 "write a refreshed baseline here for review")
-                                    ->type_name("FILE");
+  compare_flags.rerun_opt =
+      compare
+          ->add_option("--rerun", compare_flags.rerun,
+                       "the flagged cases timed again: a regression must show in both")
+          ->type_name("FILE");
+  compare_flags.json_opt =
+      compare->add_option("--json", compare_flags.json, "write the verdicts as JSON")
+          ->type_name("FILE");
+  compare_flags.markdown_opt = compare
+                                   ->add_option("--markdown", compare_flags.markdown,
+                                                "write the comparison as Markdown (a PR comment)")
+                                   ->type_name("FILE");
+  compare->add_flag("--all", compare_flags.all, "list every case, not only those that changed");
+  compare->add_flag("--github", compare_flags.github,
+                    "print ::error/::warning annotations; append the Markdown to "
+                    "$GITHUB_STEP_SUMMARY");
+  compare_flags.refreshed_opt =
+      compare
+          ->add_option("--refreshed-baseline", compare_flags.refreshed,
+                       "write the next baseline here, only when the comparison passes")
+          ->type_name("FILE");
+  compare
+      ->add_option("--accept", compare_flags.accept,
+                   "case ids whose regression is accepted (comma list, repeatable)")
+      ->type_name("IDS")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
   CLI::App* profile = app.add_subcommand(
       "profile",
