@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the three binaries of the perf gate's H200 A/B (scripts/gate_device.sh), here, from the
-# committed HEAD, each in a temporary git worktree (the working tree is not touched):
+# committed HEAD (read once), each in a temporary git worktree (the working tree is not touched):
 #   dist/gate-base/rope-kv-bench  the revision as it is: measures the baseline
 #   dist/gate-slow/rope-kv-bench  the same with results/h200/gate/slowdown.patch applied: a fused
 #                                 kernel slowed on purpose (an experiment build, never the product)
@@ -9,6 +9,7 @@
 #   scripts/build_gate_experiment.sh [DIST]   (default dist)
 set -euo pipefail
 repo=$(git rev-parse --show-toplevel)
+rev=$(git -C "$repo" rev-parse HEAD)  # pinned: all three builds are of one revision
 dist=${1:-$repo/dist}
 patch=$repo/results/h200/gate/slowdown.patch
 export PATH=/usr/local/cuda/bin:$PATH
@@ -24,7 +25,7 @@ trap cleanup EXIT
 
 build() {  # build NAME [PATCH]
   local name=$1 tree=$scratch/$1
-  git -C "$repo" worktree add --detach "$tree" HEAD >/dev/null
+  git -C "$repo" worktree add --detach "$tree" "$rev" >/dev/null
   trees+=("$tree")
   if [[ $# -ge 2 ]]; then git -C "$tree" apply "$2"; fi
   cmake -S "$tree" -B "$tree/build" -G Ninja -DRKV_BUILD_TESTS=OFF >/dev/null

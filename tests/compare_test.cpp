@@ -187,6 +187,18 @@ TEST(Compare, RefreshedBaselineKeepsMissingAndAddsNew) {
   EXPECT_EQ(r->measured_by[2].git_revision, "new");
 }
 
+TEST(Compare, CountsSpeedupsWithinEachOthersIntervals) {
+  Report cur = baseline();
+  scale_variant(cur.cases[0], "pair", 1.05);  // 1.70x -> 1.785x: outside the tight intervals
+  const CompareOutcome o = compare_reports(baseline(), cur, {});
+  EXPECT_EQ(o.exit, CompareExit::pass);  // the fused time did not move
+  EXPECT_EQ(o.speedups_compared, 2);
+  EXPECT_EQ(o.speedups_within_intervals, 1);
+  EXPECT_NE(render_comparison(o, TableFormat::text)
+                .find("1 of 2 speedups lie within each other's intervals"),
+            std::string::npos);
+}
+
 TEST(Compare, NothingInCommonIsAUsageError) {
   Report cur = baseline();
   for (CaseResult& c : cur.cases)

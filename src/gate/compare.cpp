@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <utility>
@@ -129,6 +130,13 @@ void confirm(CaseComparison& cmp, const CaseResult& b, const CaseResult* again,
     cmp.notes.push_back("re-run " + to_string(g.what) + " " + g.judgement.why);
 }
 
+// Whether each median lies inside the other estimate's interval; nothing when either is missing.
+std::optional<bool> within_each_others_interval(const std::optional<SpeedupEstimate>& a,
+                                                const std::optional<SpeedupEstimate>& b) {
+  if (!a || !b || !std::isfinite(a->median) || !std::isfinite(b->median)) return std::nullopt;
+  return a->lo <= b->median && b->median <= a->hi && b->lo <= a->median && a->median <= b->hi;
+}
+
 std::map<Key, const CaseResult*> by_key(const Report& r) {
   std::map<Key, const CaseResult*> m;
   for (const CaseResult& c : r.cases)
@@ -245,6 +253,10 @@ CompareOutcome compare_reports(const Report& baseline, const Report& current,
       continue;
     }
     ++matched;
+    if (const auto within = within_each_others_interval(b.speedup, it->second->speedup)) {
+      ++out.speedups_compared;
+      out.speedups_within_intervals += *within;
+    }
     CaseComparison c = compare_case(b, *it->second, o);
     if (rerun && c.verdict == Verdict::regression) {
       const auto again = rerun_by_key.find(key);

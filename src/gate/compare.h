@@ -93,6 +93,9 @@ struct CompareOutcome {
   bool rerun = false;
   std::vector<CaseComparison> cases;  // baseline order, then the cases only in the current run
   int count(Verdict v) const;
+  // Reproducibility, not gated: of the matched cases with a speedup in both runs, how many have
+  // each run's median inside the other run's interval (what a re-run of one build should show).
+  int speedups_compared = 0, speedups_within_intervals = 0;
 };
 
 // `rerun`, when given, holds the flagged cases timed once more (same device and settings).

@@ -94,7 +94,7 @@ std::string render_comparison(const CompareOutcome& o, TableFormat format, bool 
                           device_text(o.baseline.device)},
                          {"current", "`" + o.current.git_revision + "`", o.current.created_utc,
                           device_text(o.current.device)}},
-                        1, format);
+                        std::vector<bool>(4, true), format);
   } else {
     out +=
         fmt::format("baseline: {}, {}, {}\ncurrent:  {}, {}, {}\n", o.baseline.git_revision,
@@ -139,6 +139,9 @@ std::string render_comparison(const CompareOutcome& o, TableFormat format, bool 
     rows.push_back(std::move(row));
   }
   if (!rows.empty()) out += "\n" + render_table(header, rows, left, format);
+  if (o.speedups_compared > 0)
+    out += fmt::format("\n{} of {} speedups lie within each other's intervals\n",
+                       o.speedups_within_intervals, o.speedups_compared);
   const int hidden = all_rows ? 0 : o.count(Verdict::pass);
   if (hidden > 0)
     out += fmt::format("\n{} passing case(s) not listed{}\n", hidden,
