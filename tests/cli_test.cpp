@@ -155,19 +155,56 @@ TEST(Cli, Profile) {
 TEST(Cli, Compare) {
   CliInvocation inv = parse_ok({"compare", "base.json", "cur.json"});
   EXPECT_EQ(inv.command, Command::compare);
-  EXPECT_EQ(inv.baseline_path, "base.json");
-  EXPECT_EQ(inv.current_path, "cur.json");
-  EXPECT_FALSE(inv.force);
-  EXPECT_FALSE(inv.markdown);
-  EXPECT_DOUBLE_EQ(inv.max_slowdown_us, 0.2);
-  EXPECT_DOUBLE_EQ(inv.speedup_tolerance, 0.05);
-  inv = parse_ok({"compare", "a", "b", "--force", "--max-slowdown-us", "1", "--speedup-tolerance",
-                  "10", "--refreshed-baseline", "new.json", "--markdown"});
-  EXPECT_TRUE(inv.force);
-  EXPECT_TRUE(inv.markdown);
-  EXPECT_DOUBLE_EQ(inv.max_slowdown_us, 1.0);
-  EXPECT_DOUBLE_EQ(inv.speedup_tolerance, 0.10);
-  EXPECT_EQ(inv.refreshed_baseline_out, "new.json");
+  const CompareRequest& r = inv.compare;
+  EXPECT_EQ(r.baseline_path, "base.json");
+  EXPECT_EQ(r.current_path, "cur.json");
+  EXPECT_FALSE(r.options.force);
+  EXPECT_FALSE(r.options.allow_missing);
+  EXPECT_EQ(r.options.gate, (std::vector<Gated>{Gated::fused}));
+  EXPECT_DOUBLE_EQ(r.options.rule.resolution_us, 0.03);
+  EXPECT_DOUBLE_EQ(r.options.rule.min_slowdown, 0.02);
+  EXPECT_DOUBLE_EQ(r.options.rule.speedup_tolerance, 0.05);
+  inv = parse_ok({"compare",
+                  "a",
+                  "b",
+                  "--force",
+                  "--max-slowdown-us",
+                  "1",
+                  "--speedup-tolerance",
+                  "10",
+                  "--refreshed-baseline",
+                  "new.json",
+                  "--markdown",
+                  "c.md",
+                  "--json",
+                  "v.json",
+                  "--gate",
+                  "fused,pair,speedup,pair",
+                  "--allow-missing",
+                  "--all",
+                  "--github",
+                  "--min-slowdown",
+                  "3",
+                  "--accept",
+                  "x,y",
+                  "--accept",
+                  "z",
+                  "--rerun",
+                  "again.json"});
+  const CompareRequest& s = inv.compare;
+  EXPECT_TRUE(s.options.force);
+  EXPECT_TRUE(s.options.allow_missing);
+  EXPECT_TRUE(s.all_rows);
+  EXPECT_TRUE(s.github);
+  EXPECT_DOUBLE_EQ(s.options.rule.resolution_us, 1.0);
+  EXPECT_DOUBLE_EQ(s.options.rule.speedup_tolerance, 0.10);
+  EXPECT_DOUBLE_EQ(s.options.rule.min_slowdown, 0.03);
+  EXPECT_EQ(s.options.gate, (std::vector<Gated>{Gated::fused, Gated::pair, Gated::speedup}));
+  EXPECT_EQ(s.options.accept, (std::vector<std::string>{"x", "y", "z"}));
+  EXPECT_EQ(s.refreshed_baseline_out, "new.json");
+  EXPECT_EQ(s.markdown_out, "c.md");
+  EXPECT_EQ(s.json_out, "v.json");
+  EXPECT_EQ(s.rerun_path, "again.json");
 }
 
 TEST(Cli, ReportAndList) {
@@ -284,6 +321,8 @@ TEST(Cli, EveryBadInputIsOneLineAndExitFour) {
       {{"compare", "a.json"}, {"current"}},
       {{"compare", "a", "b", "--speedup-tolerance", "x"}, {"--speedup-tolerance", "'x'"}},
       {{"compare", "a", "b", "--max-slowdown-us", "-1"}, {"--max-slowdown-us", "'-1'"}},
+      {{"compare", "a", "b", "--gate", "fused,time"}, {"--gate", "'time'"}},
+      {{"compare", "a", "b", "--min-slowdown", "101"}, {"--min-slowdown", "'101'"}},
       {{"report"}, {"input"}},
       {{"report", "r.json", "--format", "pdf"}, {"--format", "'pdf'"}},
       {{"bnech"}, {"'bnech' is not a command"}},

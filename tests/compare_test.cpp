@@ -1,30 +1,39 @@
+// The gate's parts on synthetic reports: the rule's thresholds and evidence, the rank test, the
+// refreshed baseline and its provenance, the renderers, and the command's outputs.
 #include "gate/compare.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "gate/compare_command.h"
+#include "gate/compare_render.h"
+#include "gate/github_output.h"
+#include "gate/refreshed_baseline.h"
+#include "gate/verdict_json.h"
+#include "gate_doctor.h"
 #include "report_fixture.h"
+#include "stats/rank_test.h"
+#include "temp_paths.h"
 
 namespace rkv {
 namespace {
 
 using testing::base_report;
-using testing::summary_around;
+using testing::scale_variant;
 using testing::timed_case;
 
-// Two cases, baseline speedups 2.0x (20 / 10 us) and 3.0x (9 / 3 us).
+// Two cases: N=1 (fused 2 us) and N=2048 (fused 10 us), tight spreads.
 Report baseline() {
   Report r = base_report();
-  r.cases = {timed_case(DType::bf16, CacheDType::auto_, 8, 1, "graph", 20.0, 10.0, 0.1),
-             timed_case(DType::bf16, CacheDType::auto_, 8, 128, "graph", 9.0, 3.0, 0.02)};
+  r.cases = {timed_case(DType::bf16, CacheDType::auto_, 8, 1, "graph", 3.4, 2.0, 0.01),
+             timed_case(DType::bf16, CacheDType::auto_, 8, 2048, "graph", 14.0, 10.0, 0.02)};
   return r;
-}
-
-// Sets case `i`'s fused and pair summaries and recomputes its speedup.
-void retime(Report& r, std::size_t i, double pair_us, double fused_us, double spread) {
-  CaseResult& c = r.cases[i];
-  c.variants[0].us = summary_around(fused_us, spread);
-  c.variants[1].us = summary_around(pair_us, spread);
-  c.speedup = speedup(c.variants[1].us, c.variants[0].us);
 }
 
 const CaseComparison& find(const CompareOutcome& o, const std::string& id) {
@@ -33,22 +42,156 @@ const CaseComparison& find(const CompareOutcome& o, const std::string& id) {
   throw std::runtime_error("no comparison for " + id);
 }
 
-TEST(Compare, IdenticalRunsPass) {
+TimeSamples samples_around(double median, double spread, int n = 200) {
+  TimeSamples t;
+  t.pooled = testing::summary_around(median, spread, n);
+  return t;
+}
+
+TEST(GateRule, ThresholdScalesWithSizeAndNoise) {
+  const RuleParams p;
+  // Floor: 2 % + 0.03 us / median: 3.5 % at 2 us, 2.3 % at 10 us.
+  Judgement j = judge_time(samples_around(2.0, 0.01), samples_around(2.0, 0.01), p);
+  EXPECT_NEAR(j.threshold, 0.035, 1e-12);
+  j = judge_time(samples_around(10.0, 0.01), samples_around(10.0, 0.01), p);
+  EXPECT_NEAR(j.threshold, 0.023, 1e-12);
+  // Noise: IQR / median of 20 % in either run makes T = 0.5 x 20 % = 10 %.
+  j = judge_time(samples_around(10.0, 0.01), samples_around(10.0, 1.0), p);
+  EXPECT_NEAR(j.threshold, 0.10, 1e-12);
+  EXPECT_EQ(j.change, Change::none);
+}
+
+TEST(GateRule, SlowerNeedsMedianFloorAndEvidence) {
+  const RuleParams p;
+  const TimeSamples b = samples_around(10.0, 0.02);
+  EXPECT_EQ(judge_time(b, samples_around(10.5, 0.02), p).change, Change::slower);
+  EXPECT_EQ(judge_time(b, samples_around(10.2, 0.02), p).change, Change::none);  // 2 % < 2.3 %
+  EXPECT_EQ(judge_time(b, samples_around(9.5, 0.02), p).change, Change::faster);
+  // Median up 5 %, fastest launch unchanged (a bimodal re-run): noted, not slower.
+  TimeSamples c = samples_around(10.5, 0.02);
+  c.pooled.min = b.pooled.min;
+  const Judgement noted = judge_time(b, c, p);
+  EXPECT_EQ(noted.change, Change::noted);
+  EXPECT_NE(noted.why.find("fastest launches did not slow down"), std::string::npos);
+  // Median and minimum up 5 % but so few, so noisy samples that the evidence is weak.
+  TimeSamples thin_b = samples_around(10.0, 0.2, 2), thin_c = samples_around(10.5, 0.2, 2);
+  EXPECT_EQ(judge_time(thin_b, thin_c, p).change, Change::noted);
+}
+
+TEST(GateRule, PassMediansWidenTheEvidence) {
+  const RuleParams p;
+  TimeSamples b = samples_around(10.0, 0.01, 300), c = samples_around(10.5, 0.01, 300);
+  const double tight = judge_time(b, c, p).evidence.z;
+  // Three passes that disagree by 10 %: the same medians are no longer strong evidence.
+  b.passes = {testing::summary_around(9.5, 0.01, 100), testing::summary_around(10.0, 0.01, 100),
+              testing::summary_around(10.5, 0.01, 100)};
+  const Judgement wide = judge_time(b, c, p);
+  EXPECT_LT(wide.evidence.z, tight / 10);
+  EXPECT_EQ(wide.evidence.method, "median-z");
+}
+
+TEST(GateRule, RawSamplesUseTheRankTest) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> noise(0, 0.05);
+  TimeSamples b = samples_around(10.0, 0.03), c = samples_around(10.5, 0.03);
+  for (int i = 0; i < 300; ++i) {
+    b.raw.push_back(10.0 + noise(rng));
+    c.raw.push_back(10.5 + noise(rng));
+  }
+  const Judgement j = judge_time(b, c, RuleParams{});
+  EXPECT_EQ(j.evidence.method, "mann-whitney");
+  EXPECT_LT(j.evidence.p_slower, 1e-6);
+  EXPECT_EQ(j.change, Change::slower);
+  // Same distribution: no evidence, whatever the medians happen to be.
+  TimeSamples same = b;
+  same.raw.clear();
+  for (int i = 0; i < 300; ++i)
+    same.raw.push_back(10.0 + noise(rng));
+  EXPECT_GT(judge_time(b, same, RuleParams{}).evidence.p_slower, 0.001);
+}
+
+TEST(RankTest, MatchesHandComputedU) {
+  // x = {3, 4}, y = {1, 2, 3}: pairs x > y: 3>1, 3>2, 4>1, 4>2, 4>3 = 5, tie 3=3 counts 1/2.
+  const RankTest t = mann_whitney({3, 4}, {1, 2, 3});
+  EXPECT_DOUBLE_EQ(t.u, 5.5);
+  EXPECT_GT(t.z, 0);
+  EXPECT_LT(t.p_greater, 0.5);
+  EXPECT_GT(t.p_less, 0.5);
+  const RankTest none = mann_whitney({}, {1, 2});
+  EXPECT_EQ(none.p_greater, 1);
+  const RankTest tied = mann_whitney({1, 1, 1}, {1, 1});
+  EXPECT_EQ(tied.p_greater, 1);
+  EXPECT_NEAR(normal_upper_tail(1.6448536), 0.05, 1e-6);
+}
+
+TEST(GateRule, SpeedupDropNeedsApartIntervals) {
+  RuleParams p;
+  SpeedupEstimate b{2.0, 1.98, 2.02, {}}, c{1.8, 1.78, 1.82, {}};
+  EXPECT_EQ(judge_speedup(b, c, p).change, Change::slower);
+  c = {1.8, 1.6, 2.1, {}};  // overlapping: noted
+  EXPECT_EQ(judge_speedup(b, c, p).change, Change::noted);
+  c = {1.95, 1.94, 1.96, {}};  // -2.5 % < 5 %
+  EXPECT_EQ(judge_speedup(b, c, p).change, Change::none);
+}
+
+TEST(Compare, IdenticalRunsPassAndRefresh) {
   const CompareOutcome o = compare_reports(baseline(), baseline(), {});
-  EXPECT_EQ(o.exit_code(), 0);
-  EXPECT_EQ(o.passed, 2);
-  ASSERT_TRUE(o.refreshed_baseline.has_value());
-  EXPECT_EQ(o.refreshed_baseline->cases.size(), 2u);
-  EXPECT_EQ(o.message.rfind("pass:", 0), 0u) << o.message;
+  EXPECT_EQ(o.exit_code(), 0) << o.message;
+  EXPECT_EQ(o.count(Verdict::pass), 2);
+  const auto refreshed = refresh_baseline(
+      o, baseline(), {provenance_of(baseline()), provenance_of(baseline())}, baseline(), nullptr);
+  ASSERT_TRUE(refreshed.has_value());
+  EXPECT_EQ(refreshed->report.cases.size(), 2u);
+}
+
+TEST(Compare, RefreshedBaselineNeverTakesARegression) {
+  Report cur = baseline();
+  cur.git_revision = "new";
+  scale_variant(cur.cases[1], "fused", 1.2);
+  const Report base = baseline();
+  const std::vector<CaseProvenance> prov(2, provenance_of(base));
+  const CompareOutcome failing = compare_reports(base, cur, {});
+  EXPECT_EQ(failing.exit_code(), 1);
+  EXPECT_FALSE(refresh_baseline(failing, base, prov, cur, nullptr).has_value());
+
+  CompareOptions accept;
+  accept.accept = {cur.cases[1].id};
+  const CompareOutcome accepted = compare_reports(base, cur, accept);
+  EXPECT_EQ(accepted.exit_code(), 0) << accepted.message;
+  EXPECT_EQ(find(accepted, cur.cases[1].id).verdict, Verdict::accepted);
+  const auto r = refresh_baseline(accepted, base, prov, cur, nullptr);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_DOUBLE_EQ(r->report.cases[1].variants[0].us.median, 12.0);
+  EXPECT_EQ(r->measured_by[1].git_revision, "new");
+}
+
+TEST(Compare, RefreshedBaselineKeepsMissingAndAddsNew) {
+  const Report base = baseline();
+  Report cur = baseline();
+  cur.git_revision = "new";
+  cur.cases.erase(cur.cases.begin());  // N=1 missing
+  cur.cases.push_back(timed_case(DType::fp16, CacheDType::auto_, 8, 8, "graph", 3.0, 2.0, 0.01));
+  CompareOptions o;
+  o.allow_missing = true;
+  std::vector<CaseProvenance> prov(2, provenance_of(base));
+  prov[0].git_revision = "older";  // the N=1 case came from an earlier refresh
+  const CompareOutcome out = compare_reports(base, cur, o);
+  EXPECT_EQ(out.exit_code(), 0) << out.message;
+  const auto r = refresh_baseline(out, base, prov, cur, nullptr);
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->report.cases.size(), 3u);
+  EXPECT_EQ(r->report.cases[0].id, base.cases[0].id);
+  EXPECT_EQ(r->measured_by[0].git_revision, "older");
+  EXPECT_EQ(r->measured_by[1].git_revision, "new");
+  EXPECT_EQ(r->report.cases[2].id, cur.cases[1].id);
+  EXPECT_EQ(r->measured_by[2].git_revision, "new");
 }
 
 TEST(Compare, CountsSpeedupsWithinEachOthersIntervals) {
   Report cur = baseline();
-  // Case 0 moves from 2.0x to 2.04x with intervals about +-0.02: outside each other's interval,
-  // yet well within the gate's tolerance. Case 1 stays put.
-  retime(cur, 0, 20.4, 10.0, 0.1);
+  scale_variant(cur.cases[0], "pair", 1.05);  // 1.70x -> 1.785x: outside the tight intervals
   const CompareOutcome o = compare_reports(baseline(), cur, {});
-  EXPECT_EQ(o.exit, CompareExit::pass);
+  EXPECT_EQ(o.exit, CompareExit::pass);  // the fused time did not move
   EXPECT_EQ(o.speedups_compared, 2);
   EXPECT_EQ(o.speedups_within_intervals, 1);
   EXPECT_NE(render_comparison(o, TableFormat::text)
@@ -56,156 +199,146 @@ TEST(Compare, CountsSpeedupsWithinEachOthersIntervals) {
             std::string::npos);
 }
 
-TEST(Compare, SpeedupIntervalBelowToleranceIsARegression) {
-  Report cur = baseline();
-  retime(cur, 0, 20.0, 12.0, 0.1);  // 1.67x [1.64, 1.69] < 2.0 * 0.95
-  const CompareOutcome o = compare_reports(baseline(), cur, {});
-  EXPECT_EQ(o.exit, CompareExit::regression);
-  EXPECT_EQ(o.regressions, 1);
-  EXPECT_EQ(find(o, cur.cases[0].id).verdict, Verdict::regression);
-  // The fused time is also clearly slower (q1 11.9 > q3 10.1, +2 us): both gates say why.
-  EXPECT_EQ(find(o, cur.cases[0].id).notes.size(), 2u);
-}
-
-TEST(Compare, SpeedupMedianBelowButIntervalReachingIsAmbiguous) {
-  Report cur = baseline();
-  retime(cur, 0, 20.0, 10.8, 1.0);  // 1.85x, interval [1.61, 2.15] reaches 1.9
-  const CompareOutcome o = compare_reports(baseline(), cur, {});
-  EXPECT_EQ(o.exit, CompareExit::ambiguous);
-  EXPECT_EQ(find(o, cur.cases[0].id).verdict, Verdict::ambiguous);
-}
-
-TEST(Compare, WithinToleranceSpeedupPasses) {
-  Report cur = baseline();
-  retime(cur, 0, 20.0, 10.3, 0.1);  // 1.94x >= 1.9
-  CompareOptions opt;
-  opt.max_slowdown_us = 0.5;  // +0.3 us is under the floor even though the ranges are apart
-  EXPECT_EQ(compare_reports(baseline(), cur, opt).exit, CompareExit::pass);
-}
-
-TEST(Compare, UnexpectedWinIsReportedAndPasses) {
-  Report cur = baseline();
-  retime(cur, 1, 9.0, 2.0, 0.02);  // 4.5x, far above 3.0x; fused 1 us faster
-  const CompareOutcome o = compare_reports(baseline(), cur, {});
-  EXPECT_EQ(o.exit, CompareExit::pass);
-  EXPECT_EQ(o.wins, 1);
-  EXPECT_EQ(find(o, cur.cases[1].id).verdict, Verdict::win);
-  EXPECT_NE(render_comparison(o, TableFormat::text).find("win"), std::string::npos);
-}
-
-TEST(Compare, AbsoluteSpeedupFloor) {
-  CompareOptions opt;
-  opt.min_speedup = 2.5;  // case 0 runs at 2.0x [1.98, 2.02]
-  EXPECT_EQ(compare_reports(baseline(), baseline(), opt).exit, CompareExit::regression);
-  opt.min_speedup = 2.01;  // the median is under, the interval reaches it
-  EXPECT_EQ(compare_reports(baseline(), baseline(), opt).exit, CompareExit::ambiguous);
-  opt.min_speedup = 0;  // off
-  EXPECT_EQ(compare_reports(baseline(), baseline(), opt).exit, CompareExit::pass);
-}
-
-TEST(Compare, FusedTimeGateNeedsApartRangesAndTheFloor) {
-  // The whole GPU got slower: speedup unchanged, fused time up by 1 us.
-  Report cur = baseline();
-  retime(cur, 0, 22.0, 11.0, 0.1);
-  CompareOptions opt;
-  opt.max_slowdown_us = 0.5;
-  EXPECT_EQ(compare_reports(baseline(), cur, opt).exit, CompareExit::regression);
-  opt.max_slowdown_us = 2.0;  // under the floor
-  EXPECT_EQ(compare_reports(baseline(), cur, opt).exit, CompareExit::pass);
-
-  retime(cur, 0, 22.0, 11.0, 2.0);  // ranges overlap: [9, 13] vs [9.9, 10.1]
-  opt.max_slowdown_us = 0.5;
-  const CompareOutcome o = compare_reports(baseline(), cur, opt);
-  EXPECT_EQ(o.exit, CompareExit::ambiguous);
-}
-
-TEST(Compare, ValidationMismatchOutranksRegression) {
-  Report cur = baseline();
-  retime(cur, 0, 20.0, 15.0, 0.1);                   // a regression ...
-  cur.cases[1].validation = Disposition::incorrect;  // ... and a wrong answer
-  cur.cases[1].mismatches = 3;
-  cur.cases[1].first_mismatch = "k token 0 head 1 dim 2";
-  const CompareOutcome o = compare_reports(baseline(), cur, {});
-  EXPECT_EQ(o.exit_code(), 2);
-  EXPECT_EQ(find(o, cur.cases[1].id).verdict, Verdict::validation_mismatch);
-  // The refreshed baseline does not take the incorrect case.
-  ASSERT_TRUE(o.refreshed_baseline.has_value());
-  EXPECT_EQ(o.refreshed_baseline->cases[1].validation, Disposition::passed);
-  EXPECT_DOUBLE_EQ(o.refreshed_baseline->cases[0].variants[0].us.median, 15.0);
-
-  cur.cases[1].validation = Disposition::failed;
-  EXPECT_EQ(compare_reports(baseline(), cur, {}).exit_code(), 2);
-}
-
-TEST(Compare, NoLongerMeasuredIsAmbiguous) {
-  Report cur = baseline();
-  cur.cases[0].validation = Disposition::skipped;
-  cur.cases[0].variants.clear();
-  cur.cases[0].speedup.reset();
-  EXPECT_EQ(compare_reports(baseline(), cur, {}).exit, CompareExit::ambiguous);
-}
-
-TEST(Compare, DifferentDeviceIsRefusedUnlessForced) {
-  Report cur = baseline();
-  cur.device.driver_version = "575.51.03";
-  const CompareOutcome refused = compare_reports(baseline(), cur, {});
-  EXPECT_EQ(refused.exit_code(), 4);
-  EXPECT_NE(refused.message.find("575.51.03"), std::string::npos) << refused.message;
-  EXPECT_FALSE(refused.refreshed_baseline.has_value());
-
-  CompareOptions opt;
-  opt.force = true;
-  const CompareOutcome forced = compare_reports(baseline(), cur, opt);
-  EXPECT_EQ(forced.exit_code(), 0);
-  EXPECT_TRUE(forced.forced_across_devices);
-  EXPECT_NE(render_comparison(forced, TableFormat::text).find("different devices"),
-            std::string::npos);
-}
-
 TEST(Compare, NothingInCommonIsAUsageError) {
   Report cur = baseline();
   for (CaseResult& c : cur.cases)
-    c.mode = "cold";  // same ids, other mode: no match
+    c.mode = "cold";
   const CompareOutcome o = compare_reports(baseline(), cur, {});
   EXPECT_EQ(o.exit, CompareExit::usage);
   EXPECT_NE(o.message.find("no case"), std::string::npos);
 }
 
-TEST(Compare, UnmatchedCasesAreListedNotGated) {
-  Report cur = baseline();
-  cur.cases.pop_back();  // a smoke run: one of the two baseline cases
-  cur.cases.push_back(timed_case(DType::fp16, CacheDType::auto_, 8, 8, "graph", 1.0, 5.0));
-  const CompareOutcome o = compare_reports(baseline(), cur, {});
-  EXPECT_EQ(o.exit, CompareExit::pass);
-  EXPECT_EQ(o.only_baseline, 1);
-  EXPECT_EQ(o.only_current, 1);
-  // Refreshed: the baseline's cases (ids that exist there), current where measured.
-  ASSERT_TRUE(o.refreshed_baseline.has_value());
-  ASSERT_EQ(o.refreshed_baseline->cases.size(), 2u);
-  EXPECT_EQ(o.refreshed_baseline->cases[0].id, baseline().cases[0].id);
-  EXPECT_EQ(o.refreshed_baseline->cases[1].id, baseline().cases[1].id);
+TEST(Compare, AcceptOfAnUnknownIdIsAUsageError) {
+  CompareOptions o;
+  o.accept = {"bf16|auto|1x1x2|neox|nhd|N=3"};
+  const CompareOutcome out = compare_reports(baseline(), baseline(), o);
+  EXPECT_EQ(out.exit, CompareExit::usage);
+  EXPECT_NE(out.message.find("1x1x2"), std::string::npos);
 }
 
-TEST(Compare, InterruptedRunIsAtBestAmbiguous) {
+TEST(Render, FailingRowsFirstWithDeltaAndHeader) {
   Report cur = baseline();
-  cur.cases.pop_back();
-  cur.complete = false;
-  const CompareOutcome o = compare_reports(baseline(), cur, {});
-  EXPECT_EQ(o.exit, CompareExit::ambiguous);
-  EXPECT_NE(o.message.find("interrupted"), std::string::npos) << o.message;
-  EXPECT_FALSE(o.refreshed_baseline->complete);
-}
-
-TEST(Compare, RenderListsNonPassingCases) {
-  Report cur = baseline();
-  retime(cur, 0, 20.0, 12.0, 0.1);
+  cur.cases.push_back(timed_case(DType::fp16, CacheDType::auto_, 8, 8, "graph", 3.0, 2.0, 0.01));
+  scale_variant(cur.cases[1], "fused", 1.2);
   const CompareOutcome o = compare_reports(baseline(), cur, {});
   const std::string md = render_comparison(o, TableFormat::markdown);
-  EXPECT_EQ(md.rfind("### compare: regression:", 0), 0u) << md;
-  EXPECT_NE(md.find("`bf16\\|auto\\|32x8x128\\|neox\\|nhd\\|N=1`"), std::string::npos) << md;
-  EXPECT_EQ(md.find("N=128"), std::string::npos) << md;  // the passing case is not listed
+  EXPECT_EQ(md.rfind("### rope-kv-bench perf gate: FAIL (regression)", 0), 0u) << md;
+  EXPECT_NE(md.find("abc1234-dirty"), std::string::npos);
+  EXPECT_NE(md.find("2025-01-31T12:00:00Z"), std::string::npos);
+  EXPECT_NE(md.find("NVIDIA H200 (132 SMs"), std::string::npos);
+  EXPECT_NE(md.find("+20.0"), std::string::npos) << md;
+  // The regression (N=2048) is listed before the added case; the passing N=1 is not listed.
+  EXPECT_LT(md.find("N=2048"), md.find("N=8"));
+  EXPECT_EQ(md.find("N=1`"), std::string::npos) << md;
   const std::string all = render_comparison(o, TableFormat::text, true);
-  EXPECT_NE(all.find("N=128"), std::string::npos) << all;
+  EXPECT_NE(all.find("N=1 "), std::string::npos) << all;
+}
+
+TEST(Render, JsonAndGithubAnnotations) {
+  Report cur = baseline();
+  scale_variant(cur.cases[1], "fused", 1.2);
+  const CompareOutcome o = compare_reports(baseline(), cur, {});
+  const auto j = nlohmann::json::parse(verdict_json(o));
+  EXPECT_EQ(j["exit_code"], 1);
+  EXPECT_EQ(j["cases"][0]["verdict"], "regression");
+  EXPECT_NEAR(j["cases"][0]["gates"][0]["delta_pct"].get<double>(), 20.0, 1e-9);
+  EXPECT_GT(j["cases"][0]["gates"][0]["threshold_pct"].get<double>(), 2.0);
+  EXPECT_EQ(j["cases"][0]["gates"][0]["evidence"]["method"], "median-z");
+  const std::string gh = github_annotations(o);
+  EXPECT_EQ(gh.rfind("::error title=perf gate regression::bf16|auto|32x8x128|neox|nhd|N=2048", 0),
+            0u)
+      << gh;
+  EXPECT_NE(gh.find("%"), std::string::npos);  // the "+20.0%" in the message is escaped
+}
+
+// ---- the command: outputs checked first, written whole, refreshed only on a pass
+struct CommandFiles {
+  std::string dir = per_process_temp_dir() + "cmd/";
+  std::string base = dir + "base.json", cur = dir + "cur.json";
+  CommandFiles(const Report& b, const Report& c) {
+    std::filesystem::create_directories(dir);
+    write_report_atomically(b, base);
+    write_report_atomically(c, cur);
+  }
+};
+
+TEST(CompareCommand, WritesOutputsAndRefreshedBaselineOnPass) {
+  CommandFiles f(baseline(), baseline());
+  CompareRequest r;
+  r.baseline_path = f.base;
+  r.current_path = f.cur;
+  r.json_out = f.dir + "out/verdict.json";
+  r.markdown_out = f.dir + "out/comment.md";
+  r.refreshed_baseline_out = f.dir + "out/refreshed.json";
+  r.github = true;
+  const std::string summary = f.dir + "summary.md";
+  ::setenv("GITHUB_STEP_SUMMARY", summary.c_str(), 1);
+  std::ostringstream out;
+  EXPECT_EQ(run_compare_command(r, out), 0) << out.str();
+  ::unsetenv("GITHUB_STEP_SUMMARY");
+  EXPECT_NE(out.str().find("compare: PASS"), std::string::npos);
+  const Report refreshed = read_report(r.refreshed_baseline_out);
+  EXPECT_EQ(refreshed.cases.size(), 2u);
+  const auto prov = read_case_provenance(r.refreshed_baseline_out, refreshed);
+  EXPECT_EQ(prov[0].git_revision, "abc1234-dirty");
+  std::ifstream md(summary);
+  std::stringstream text;
+  text << md.rdbuf();
+  EXPECT_NE(text.str().find("### rope-kv-bench perf gate: PASS"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(r.json_out));
+}
+
+TEST(CompareCommand, NoRefreshedBaselineOnRegression) {
+  Report cur = baseline();
+  scale_variant(cur.cases[0], "fused", 1.3);
+  CommandFiles f(baseline(), cur);
+  CompareRequest r;
+  r.baseline_path = f.base;
+  r.current_path = f.cur;
+  r.refreshed_baseline_out = f.dir + "refreshed-regressed.json";
+  std::ostringstream out;
+  EXPECT_EQ(run_compare_command(r, out), 1);
+  EXPECT_FALSE(std::filesystem::exists(r.refreshed_baseline_out));
+  EXPECT_NE(out.str().find("refreshed baseline not written"), std::string::npos);
+}
+
+TEST(CompareCommand, BadOutputPathFailsBeforeReadingReports) {
+  CompareRequest r;
+  r.baseline_path = "/no/such/baseline.json";  // would fail later; the output path fails first
+  r.current_path = "/no/such/current.json";
+  r.json_out = per_process_temp_dir();  // a folder
+  std::ostringstream out;
+  try {
+    run_compare_command(r, out);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("is a folder"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CompareCommand, OutputMayNotOverwriteAnInput) {
+  CommandFiles f(baseline(), baseline());
+  CompareRequest r;
+  r.baseline_path = f.base;
+  r.current_path = f.cur;
+  r.refreshed_baseline_out = f.base;
+  std::ostringstream out;
+  EXPECT_THROW(run_compare_command(r, out), std::runtime_error);
+}
+
+TEST(Provenance, MalformedMeasuredByNamesTheKey) {
+  const std::string path = per_process_temp_dir() + "bad-provenance.json";
+  auto j = nlohmann::json::parse(report_to_string(baseline()));
+  j["cases"][1]["measured_by"] = {{"git_revision", 5}};
+  std::ofstream(path) << j.dump();
+  try {
+    read_case_provenance(path, read_report(path));
+    FAIL() << "no error";
+  } catch (const ReportFormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("cases[1].measured_by.git_revision"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -59,10 +59,10 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
   add_timing_flags(bench, &timing_flags);
   add_validate_flags(bench, &bench_validate_flags, false);
 
-  CLI::App* compare =
-      app.add_subcommand("compare",
-                         "compare two bench JSON reports; exit 0 pass, 1 regression, 2 validation "
-                         "mismatch, 3 ambiguous, 4 usage error");
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "gate a bench report against a baseline; exit 0 pass, 1 regression or missing case, 2 a "
+      "case did not pass, 3 inconclusive (interrupted run), 4 usage, 5 other environment");
   add_compare_flags(compare, &compare_flags);
 
   CLI::App* profile = app.add_subcommand(

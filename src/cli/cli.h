@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/history_commands.h"
+#include "gate/compare_command.h"
 #include "plan/sweep_axes.h"
 #include "report/exit_codes.h"
 #include "run/run_request.h"
@@ -36,12 +37,8 @@ struct CliInvocation : RunRequest {
   // ---- profile (plan.cases holds the parsed case)
   std::string case_id;
 
-  // ---- compare
-  std::string baseline_path, current_path;
-  bool force = false;                  // compare across device fingerprints
-  double max_slowdown_us = 0.2;        // a slowdown must also exceed this to count
-  double speedup_tolerance = 0.05;     // fraction (the flag takes percent)
-  std::string refreshed_baseline_out;  // --refreshed-baseline FILE, "" = not written
+  // ---- compare (the gate's own request: paths, rule options, outputs)
+  CompareRequest compare;
 
   // ---- report
   std::string report_input;

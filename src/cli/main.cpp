@@ -1,5 +1,6 @@
 // rope-kv-bench: parse the command line, run one command, turn every failure into one line and an
-// exit code (0 pass, 1 regression, 2 validation mismatch, 3 ambiguous, 4 usage or environment).
+// exit code (0 pass, 1 regression, 2 validation mismatch, 3 ambiguous or inconclusive, 4 usage,
+// 5 environment: docs/cli.md and docs/ci.md).
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -9,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
-#include "gate/compare.h"
+#include "gate/compare_command.h"
 #include "report/axes_list.h"
 #include "report/report.h"
 #include "report/tables.h"
@@ -35,17 +36,7 @@ int run_report(const CliInvocation& inv) {
 }
 
 int run_compare(const CliInvocation& inv) {
-  CompareOptions o;
-  o.force = inv.force;
-  o.max_slowdown_us = inv.max_slowdown_us;
-  o.speedup_tolerance = inv.speedup_tolerance;
-  const CompareOutcome out =
-      compare_reports(read_report(inv.baseline_path), read_report(inv.current_path), o);
-  fmt::print("{}",
-             render_comparison(out, inv.markdown ? TableFormat::markdown : TableFormat::text));
-  if (!inv.refreshed_baseline_out.empty() && out.refreshed_baseline)
-    write_report_atomically(*out.refreshed_baseline, inv.refreshed_baseline_out);
-  return out.exit_code();
+  return run_compare_command(inv.compare, std::cout);
 }
 
 int dispatch(const CliInvocation& inv) {

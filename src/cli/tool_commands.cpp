@@ -23,18 +23,45 @@ void add_profile_flags(CLI::App* sub, ProfileFlags* f) {
 void add_compare_flags(CLI::App* sub, CompareFlags* f) {
   sub->add_option("baseline", f->baseline, "baseline report")->type_name("FILE")->required();
   sub->add_option("current", f->current, "current report")->type_name("FILE")->required();
-  sub->add_flag("--force", f->force, "compare even when the device fingerprints differ");
-  sub->add_flag("--markdown", f->markdown, "print the comparison as Markdown");
+  f->gate_opt = sub->add_option("--gate", f->gate,
+                                "what is gated: fused, pair, speedup (comma list) [default fused]")
+                    ->type_name("LIST");
+  sub->add_flag("--force", f->force,
+                "compare despite another device/driver/runtime, other timing settings or an "
+                "incomplete baseline");
+  sub->add_flag("--allow-missing", f->allow_missing,
+                "baseline cases absent from the current run do not fail");
+  f->min_slowdown_opt =
+      sub->add_option("--min-slowdown", f->min_slowdown,
+                      "relative floor of the slowdown threshold, in percent [default 2]")
+          ->type_name("PERCENT");
   f->slowdown_opt = sub->add_option("--max-slowdown-us", f->max_slowdown,
-                                    "a fused-time slowdown must also exceed this many us "
-                                    "[default 0.2]")
+                                    "absolute part of the threshold floor, in us [default 0.03]")
                         ->type_name("US");
   f->tolerance_opt = sub->add_option("--speedup-tolerance", f->tolerance,
-                                     "allowed drop of the in-run speedup, in percent [default 5]")
+                                     "floor of the speedup's threshold with --gate speedup, in "
+                                     "percent [default 5]")
                          ->type_name("PERCENT");
-  f->refreshed_opt = sub->add_option("--refreshed-baseline", f->refreshed,
-                                     "write a refreshed baseline here for review")
-                         ->type_name("FILE");
+  f->rerun_opt = sub->add_option("--rerun", f->rerun,
+                                 "the flagged cases timed again: a regression must show in both")
+                     ->type_name("FILE");
+  f->json_opt = sub->add_option("--json", f->json, "write the verdicts as JSON")->type_name("FILE");
+  f->markdown_opt =
+      sub->add_option("--markdown", f->markdown, "write the comparison as Markdown (a PR comment)")
+          ->type_name("FILE");
+  sub->add_flag("--all", f->all, "list every case, not only those that changed");
+  sub->add_flag("--github", f->github,
+                "print ::error/::warning annotations; append the Markdown to "
+                "$GITHUB_STEP_SUMMARY");
+  f->refreshed_opt =
+      sub->add_option("--refreshed-baseline", f->refreshed,
+                      "write the next baseline here, only when the comparison passes")
+          ->type_name("FILE");
+  sub->add_option("--accept", f->accept,
+                  "case ids whose regression is accepted (comma list, repeatable)")
+      ->type_name("IDS")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
 void add_report_flags(CLI::App* sub, ReportFlags* f) {
@@ -64,16 +91,36 @@ void apply_profile(const ProfileFlags& f, CliInvocation& inv) {
 }
 
 void apply_compare(const CompareFlags& f, CliInvocation& inv) {
-  inv.baseline_path = path_flag("baseline", f.baseline);
-  inv.current_path = path_flag("current", f.current);
-  inv.force = f.force;
-  inv.markdown = f.markdown;
+  CompareRequest& r = inv.compare;
+  r.baseline_path = path_flag("baseline", f.baseline);
+  r.current_path = path_flag("current", f.current);
+  r.options.force = f.force;
+  r.options.allow_missing = f.allow_missing;
+  r.all_rows = f.all;
+  r.github = f.github;
+  if (f.gate_opt->count()) {
+    r.options.gate.clear();
+    for (const std::string& g : list_flag("--gate", f.gate)) {
+      const auto gated = parse_gated(g);
+      if (!gated) usage_fail("--gate: " + quote(g) + " is not gated (one of fused, pair, speedup)");
+      if (std::find(r.options.gate.begin(), r.options.gate.end(), *gated) == r.options.gate.end())
+        r.options.gate.push_back(*gated);
+    }
+  }
+  if (f.min_slowdown_opt->count())
+    r.options.rule.min_slowdown = real_flag("--min-slowdown", f.min_slowdown, 0, 100) / 100;
   if (f.slowdown_opt->count())
-    inv.max_slowdown_us = real_flag("--max-slowdown-us", f.max_slowdown, 0, 1e6);
+    r.options.rule.resolution_us = real_flag("--max-slowdown-us", f.max_slowdown, 0, 1e6);
   if (f.tolerance_opt->count())
-    inv.speedup_tolerance = real_flag("--speedup-tolerance", f.tolerance, 0, 100) / 100;
+    r.options.rule.speedup_tolerance = real_flag("--speedup-tolerance", f.tolerance, 0, 100) / 100;
+  if (f.rerun_opt->count()) r.rerun_path = path_flag("--rerun", f.rerun);
+  if (f.json_opt->count()) r.json_out = path_flag("--json", f.json);
+  if (f.markdown_opt->count()) r.markdown_out = path_flag("--markdown", f.markdown);
   if (f.refreshed_opt->count())
-    inv.refreshed_baseline_out = path_flag("--refreshed-baseline", f.refreshed);
+    r.refreshed_baseline_out = path_flag("--refreshed-baseline", f.refreshed);
+  for (const std::string& list : f.accept)
+    for (const std::string& id : list_flag("--accept", list))
+      r.options.accept.push_back(id);
 }
 
 void apply_report(const ReportFlags& f, CliInvocation& inv) {

@@ -31,7 +31,7 @@ th { background: #f1f3f5; } td.label { text-align: left; font-family: ui-monospa
 svg.trend-chart { display: block; } .grid { stroke: #e9ecef; } .tick, .legend { font-size: 11px; fill: #495057; }
 .panel-title { font-size: 12px; font-weight: 600; fill: #1d2127; } .line { fill: none; stroke-width: 1.5; }
 .whisker { stroke-width: 1; opacity: 0.6; } .invalid { stroke: #c92a2a; stroke-width: 2; }
-circle.regression { stroke: #c92a2a; stroke-width: 3; } circle.ambiguous { stroke: #f08c00; stroke-width: 2.5; }
+circle.regression { stroke: #c92a2a; stroke-width: 3; } circle.noted { stroke: #f08c00; stroke-width: 2.5; }
 circle.win { stroke: #2b8a3e; stroke-width: 2.5; } section.case { border-top: 1px solid #e9ecef; }
 )css";
 
@@ -127,7 +127,7 @@ std::string regressions_list(const std::vector<Trend>& trends) {
   std::string items;
   for (std::size_t i = 0; i < trends.size(); ++i)
     for (const TrendPoint& p : trends[i].points)
-      if (p.verdict == Verdict::regression || p.verdict == Verdict::validation_mismatch)
+      if (p.verdict == Verdict::regression || p.verdict == Verdict::not_passed)
         items += "<li class=\"regression-item\"><a href=\"#" + anchor(i) + "\">" +
                  html_escape(trends[i].case_id) + "</a> (" + html_escape(trends[i].mode) + ") at " +
                  html_escape(short_revision(p.run->git_revision)) + ": " + html_escape(p.note) +

@@ -40,10 +40,10 @@ std::string marker_class(const TrendPoint& p) {
   if (!p.verdict) return "";
   switch (*p.verdict) {
     case Verdict::regression:
-    case Verdict::validation_mismatch:
+    case Verdict::not_passed:
       return "regression";
-    case Verdict::ambiguous:
-      return "ambiguous";
+    case Verdict::noted:
+      return "noted";
     case Verdict::win:
       return "win";
     default:

@@ -5,145 +5,132 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <utility>
+
+#include "gate/preflight.h"
 
 namespace rkv {
 namespace {
 
 using Key = std::pair<std::string, std::string>;  // (id, mode)
 
-// How bad each verdict is, for folding the gates of one case into one verdict.
-int severity(Verdict v) {
-  switch (v) {
-    case Verdict::pass:
-      return 0;
-    case Verdict::win:
-      return 1;
-    case Verdict::only_baseline:
-      return 0;
-    case Verdict::only_current:
-      return 0;
-    case Verdict::ambiguous:
-      return 2;
-    case Verdict::regression:
-      return 3;
-    case Verdict::validation_mismatch:
-      return 4;
+// The rule's view of one variant: the statistics, and the raw samples of every pass when the
+// report kept them (bench --samples), with which the rule uses the rank test.
+TimeSamples time_samples(const VariantResult& v) {
+  TimeSamples t;
+  t.pooled = v.us;
+  t.passes = v.passes;
+  for (const std::vector<double>& pass : v.raw_us)
+    t.raw.insert(t.raw.end(), pass.begin(), pass.end());
+  return t;
+}
+
+std::optional<GateResult> gate_one(Gated g, const CaseResult& b, const CaseResult& c,
+                                   const RuleParams& rule, std::string& missing) {
+  GateResult r;
+  r.what = g;
+  if (g == Gated::speedup) {
+    if (!b.speedup || !c.speedup) {
+      missing = "no speedup in both runs";
+      return std::nullopt;
+    }
+    r.baseline = b.speedup->median;
+    r.current = c.speedup->median;
+    r.judgement = judge_speedup(*b.speedup, *c.speedup, rule);
+    return r;
   }
-  return 0;
+  const std::string name = to_string(g);
+  const Variant variant = g == Gated::pair ? Variant::pair : Variant::fused;
+  const VariantResult* bv = b.find_variant(variant);
+  const VariantResult* cv = c.find_variant(variant);
+  if (!bv || !cv || bv->us.n == 0 || cv->us.n == 0) {
+    missing = name + " not timed in both runs";
+    return std::nullopt;
+  }
+  r.baseline = bv->us.median;
+  r.current = cv->us.median;
+  r.judgement = judge_time(time_samples(*bv), time_samples(*cv), rule);
+  return r;
 }
 
-void raise(CaseComparison& c, Verdict v, std::string note) {
-  if (severity(v) > severity(c.verdict)) c.verdict = v;
-  c.notes.push_back(std::move(note));
+// The verdict of a list of gate results: any slower makes a regression, then noted, then win.
+Verdict fold(const std::vector<GateResult>& gates) {
+  auto any = [&](Change ch) {
+    return std::any_of(gates.begin(), gates.end(),
+                       [&](const GateResult& g) { return g.judgement.change == ch; });
+  };
+  if (any(Change::slower)) return Verdict::regression;
+  if (any(Change::noted)) return Verdict::noted;
+  if (any(Change::faster)) return Verdict::win;
+  return Verdict::pass;
 }
 
-bool finite(const SpeedupEstimate& s) {
-  return std::isfinite(s.median) && std::isfinite(s.lo) && std::isfinite(s.hi);
+std::string disposition_text(const CaseResult& c) {
+  std::string s = to_string(c.validation);
+  if (c.mismatches > 0) s += fmt::format(", {} mismatches", c.mismatches);
+  if (!c.first_mismatch.empty()) return s + ", first at " + c.first_mismatch;
+  if (!c.detail.empty()) s += ": " + c.detail;
+  return s;
 }
 
-std::string x(double v) {
-  return fmt::format("{:.2f}x", v);
+std::vector<GateResult> gate_case(const CaseResult& b, const CaseResult& c, const CompareOptions& o,
+                                  std::vector<std::string>& notes) {
+  std::vector<GateResult> gates;
+  for (Gated g : o.gate) {
+    std::string missing;
+    if (auto r = gate_one(g, b, c, o.rule, missing))
+      gates.push_back(std::move(*r));
+    else
+      notes.push_back(missing);
+  }
+  return gates;
 }
 
-void speedup_gate(const CaseResult& base, const CaseResult& cur, const CompareOptions& o,
-                  CaseComparison& c) {
-  const bool have_base = base.speedup && finite(*base.speedup);
-  const bool have_cur = cur.speedup && finite(*cur.speedup);
-  if (!have_cur) {
-    if (have_base) raise(c, Verdict::ambiguous, "no speedup measured in the current run");
+CaseComparison compare_case(const CaseResult& b, const CaseResult& c, const CompareOptions& o) {
+  CaseComparison cmp;
+  cmp.id = c.id;
+  cmp.mode = c.mode;
+  if (c.validation != Disposition::passed) {
+    cmp.verdict = Verdict::not_passed;
+    cmp.notes.push_back(disposition_text(c));
+    return cmp;
+  }
+  if (b.validation != Disposition::passed) {
+    cmp.verdict = Verdict::added;  // nothing measured to compare with
+    cmp.notes.push_back("the baseline has no timing: " + to_string(b.validation));
+    return cmp;
+  }
+  cmp.gates = gate_case(b, c, o, cmp.notes);
+  cmp.verdict = fold(cmp.gates);
+  for (const GateResult& g : cmp.gates)
+    if (g.judgement.change != Change::none)
+      cmp.notes.push_back(to_string(g.what) + " " + g.judgement.why);
+  return cmp;
+}
+
+// A regression of the current run meets its re-run: it stays one only if the re-run agrees.
+void confirm(CaseComparison& cmp, const CaseResult& b, const CaseResult* again,
+             const CompareOptions& o) {
+  if (!again) {
+    cmp.notes.push_back("not in the re-run: unconfirmed, still failing");
     return;
   }
-  const SpeedupEstimate& s = *cur.speedup;
-  if (have_base) {
-    const double b = base.speedup->median;
-    const double low = b * (1 - o.speedup_tolerance);
-    const double high = b * (1 + o.speedup_tolerance);
-    if (s.hi < low)
-      raise(c, Verdict::regression,
-            fmt::format("speedup {} [{:.2f}, {:.2f}] below baseline {} - {:.0f}%", x(s.median),
-                        s.lo, s.hi, x(b), o.speedup_tolerance * 100));
-    else if (s.median < low)
-      raise(c, Verdict::ambiguous,
-            fmt::format("speedup {} below baseline {} - {:.0f}%, but its interval reaches it",
-                        x(s.median), x(b), o.speedup_tolerance * 100));
-    else if (s.lo > high)
-      raise(c, Verdict::win,
-            fmt::format("speedup {} [{:.2f}, {:.2f}] above baseline {}", x(s.median), s.lo, s.hi,
-                        x(b)));
+  if (again->validation != Disposition::passed) {
+    cmp.verdict = Verdict::not_passed;
+    cmp.notes.push_back("re-run: " + disposition_text(*again));
+    return;
   }
-  if (o.min_speedup > 0) {
-    if (s.hi < o.min_speedup)
-      raise(c, Verdict::regression,
-            fmt::format("speedup {} [{:.2f}, {:.2f}] below the floor {}", x(s.median), s.lo, s.hi,
-                        x(o.min_speedup)));
-    else if (s.median < o.min_speedup)
-      raise(c, Verdict::ambiguous,
-            fmt::format("speedup {} below the floor {}, but its interval reaches it", x(s.median),
-                        x(o.min_speedup)));
+  std::vector<std::string> notes;
+  cmp.rerun_gates = gate_case(b, *again, o, notes);
+  if (fold(cmp.rerun_gates) == Verdict::regression) {
+    cmp.notes.push_back("confirmed by the re-run");
+  } else {
+    cmp.verdict = Verdict::unconfirmed;
+    cmp.notes.push_back("the re-run did not confirm it");
   }
-}
-
-void fused_time_gate(const Summary& b, const Summary& cur, const CompareOptions& o,
-                     CaseComparison& c) {
-  const double diff = cur.median - b.median;
-  const std::string text = fmt::format(
-      "fused {:.2f} us [{:.2f}, {:.2f}] vs baseline {:.2f} us "
-      "[{:.2f}, {:.2f}]",
-      cur.median, cur.q1, cur.q3, b.median, b.q1, b.q3);
-  if (diff > o.max_slowdown_us) {
-    if (cur.q1 > b.q3)
-      raise(c, Verdict::regression, text + ": slower");
-    else
-      raise(c, Verdict::ambiguous, text + ": slower by the median, ranges overlap");
-  } else if (-diff > o.max_slowdown_us && cur.q3 < b.q1) {
-    raise(c, Verdict::win, text + ": faster");
-  }
-}
-
-bool fails_validation(Disposition d) {
-  return d == Disposition::incorrect || d == Disposition::failed;
-}
-bool measured(Disposition d) {
-  return d == Disposition::passed;
-}
-
-CaseComparison compare_case(const CaseResult& base, const CaseResult& cur,
-                            const CompareOptions& o) {
-  CaseComparison c;
-  c.id = cur.id;
-  c.mode = cur.mode;
-  c.baseline_speedup = base.speedup;
-  c.current_speedup = cur.speedup;
-  if (const VariantResult* f = base.find_variant(Variant::fused)) c.baseline_fused = f->us;
-  if (const VariantResult* f = cur.find_variant(Variant::fused)) c.current_fused = f->us;
-
-  if (fails_validation(cur.validation)) {
-    raise(c, Verdict::validation_mismatch,
-          to_string(cur.validation) +
-              (cur.mismatches > 0 ? fmt::format(", {} mismatches", cur.mismatches) : "") +
-              (!cur.first_mismatch.empty() ? ", first at " + cur.first_mismatch
-               : !cur.detail.empty()       ? ": " + cur.detail
-                                           : ""));
-    return c;
-  }
-  if (!measured(cur.validation)) {
-    if (measured(base.validation))
-      raise(c, Verdict::ambiguous,
-            "measured in the baseline, " + to_string(cur.validation) + " now" +
-                (cur.detail.empty() ? "" : ": " + cur.detail));
-    else
-      c.notes.push_back(to_string(cur.validation) + " in both runs");
-    return c;
-  }
-  if (!measured(base.validation)) {
-    raise(c, Verdict::win, "passes now; the baseline was " + to_string(base.validation));
-    return c;  // nothing trustworthy to compare the numbers with
-  }
-  speedup_gate(base, cur, o, c);
-  if (c.baseline_fused && c.current_fused && c.baseline_fused->n > 0 && c.current_fused->n > 0)
-    fused_time_gate(*c.baseline_fused, *c.current_fused, o, c);
-  return c;
+  for (const GateResult& g : cmp.rerun_gates)
+    cmp.notes.push_back("re-run " + to_string(g.what) + " " + g.judgement.why);
 }
 
 // Whether each median lies inside the other estimate's interval; nothing when either is missing.
@@ -153,7 +140,39 @@ std::optional<bool> within_each_others_interval(const std::optional<SpeedupEstim
   return a->lo <= b->median && b->median <= a->hi && b->lo <= a->median && a->median <= b->hi;
 }
 
+std::map<Key, const CaseResult*> by_key(const Report& r) {
+  std::map<Key, const CaseResult*> m;
+  for (const CaseResult& c : r.cases)
+    m.emplace(Key{c.id, c.mode}, &c);
+  return m;
+}
+
+CompareOutcome refused(CompareOutcome out, CompareExit code, std::string message) {
+  out.exit = code;
+  out.message = std::move(message);
+  out.cases.clear();
+  return out;
+}
+
 }  // namespace
+
+std::string to_string(Gated g) {
+  switch (g) {
+    case Gated::fused:
+      return "fused";
+    case Gated::pair:
+      return "pair";
+    case Gated::speedup:
+      return "speedup";
+  }
+  return "fused";
+}
+
+std::optional<Gated> parse_gated(const std::string& text) {
+  for (Gated g : {Gated::fused, Gated::pair, Gated::speedup})
+    if (text == to_string(g)) return g;
+  return std::nullopt;
+}
 
 std::string to_string(Verdict v) {
   switch (v) {
@@ -161,163 +180,139 @@ std::string to_string(Verdict v) {
       return "pass";
     case Verdict::win:
       return "win";
-    case Verdict::ambiguous:
-      return "ambiguous";
+    case Verdict::noted:
+      return "noted";
+    case Verdict::unconfirmed:
+      return "unconfirmed";
+    case Verdict::accepted:
+      return "accepted";
     case Verdict::regression:
       return "regression";
-    case Verdict::validation_mismatch:
-      return "validation mismatch";
-    case Verdict::only_baseline:
-      return "only in baseline";
-    case Verdict::only_current:
-      return "only in current";
+    case Verdict::missing:
+      return "missing";
+    case Verdict::added:
+      return "added";
+    case Verdict::not_passed:
+      return "not passed";
   }
-  return "unknown";
+  return "pass";
+}
+
+bool fails_gate(Verdict v, bool allow_missing) {
+  return v == Verdict::regression || v == Verdict::not_passed ||
+         (v == Verdict::missing && !allow_missing);
+}
+
+RunInfo run_info(const Report& r) {
+  return RunInfo{r.git_revision, r.created_utc, r.tool_version, r.device};
+}
+
+int CompareOutcome::count(Verdict v) const {
+  return static_cast<int>(std::count_if(cases.begin(), cases.end(),
+                                        [&](const CaseComparison& c) { return c.verdict == v; }));
 }
 
 CompareOutcome compare_reports(const Report& baseline, const Report& current,
-                               const CompareOptions& options) {
+                               const CompareOptions& o, const Report* rerun) {
   CompareOutcome out;
-  const std::string fb = baseline.device.fingerprint(), fc = current.device.fingerprint();
-  if (fb != fc) {
-    if (!options.force) {
-      out.exit = CompareExit::usage;
-      out.message = "baseline was measured on '" + fb + "', current on '" + fc +
-                    "' (name|SMs|driver|CUDA): not comparable; force to compare anyway";
-      return out;
-    }
-    out.forced_across_devices = true;
+  out.baseline = run_info(baseline);
+  out.current = run_info(current);
+  out.gate = o.gate;
+  out.rule = o.rule;
+  out.allow_missing = o.allow_missing;
+  out.rerun = rerun != nullptr;
+
+  for (const auto& [other, what] :
+       {std::pair<const Report*, std::string>{&current, "current"}, {rerun, "re-run"}}) {
+    if (!other) continue;
+    Preflight p = preflight(baseline, *other, what, o.force);
+    if (p.refusal) return refused(out, *p.refusal, p.message);
+    for (std::string& w : p.warnings)
+      out.warnings.push_back(std::move(w));
   }
+  std::set<std::string> ids;
+  for (const Report* r : {&baseline, &current})
+    for (const CaseResult& c : r->cases)
+      ids.insert(c.id);
+  for (const std::string& a : o.accept)
+    if (!ids.count(a))
+      return refused(out, CompareExit::usage, "--accept: '" + a + "' is in neither report");
 
-  std::map<Key, const CaseResult*> current_by_key;
-  for (const CaseResult& c : current.cases)
-    current_by_key.emplace(Key{c.id, c.mode}, &c);
-  std::map<Key, bool> in_baseline;
-
-  Report refreshed = current;
-  refreshed.cases.clear();
-  refreshed.complete = baseline.complete && current.complete;
+  const auto current_by_key = by_key(current);
+  const auto rerun_by_key = rerun ? by_key(*rerun) : std::map<Key, const CaseResult*>{};
+  std::set<Key> in_baseline;
   int matched = 0;
   for (const CaseResult& b : baseline.cases) {
     const Key key{b.id, b.mode};
-    in_baseline[key] = true;
+    in_baseline.insert(key);
     const auto it = current_by_key.find(key);
     if (it == current_by_key.end()) {
       CaseComparison c;
       c.id = b.id;
       c.mode = b.mode;
-      c.verdict = Verdict::only_baseline;
-      c.notes.push_back("not in the current run");
+      c.verdict = Verdict::missing;
+      c.notes.push_back("in the baseline, not in the current run");
       out.cases.push_back(std::move(c));
-      refreshed.cases.push_back(b);
       continue;
     }
     ++matched;
-    out.cases.push_back(compare_case(b, *it->second, options));
     if (const auto within = within_each_others_interval(b.speedup, it->second->speedup)) {
       ++out.speedups_compared;
       out.speedups_within_intervals += *within;
     }
-    refreshed.cases.push_back(fails_validation(it->second->validation) ? b : *it->second);
-  }
-  for (const CaseResult& c : current.cases) {
-    if (in_baseline.count(Key{c.id, c.mode})) continue;
-    CaseComparison only;
-    only.id = c.id;
-    only.mode = c.mode;
-    only.verdict = Verdict::only_current;
-    only.notes.push_back("not in the baseline (not gated; regenerate the baseline to add it)");
-    out.cases.push_back(std::move(only));
-  }
-
-  if (matched == 0) {
-    out.exit = CompareExit::usage;
-    out.message = "no case of the current run is in the baseline (cases match by id and mode)";
-    out.cases.clear();
-    return out;
-  }
-
-  for (const CaseComparison& c : out.cases) {
-    switch (c.verdict) {
-      case Verdict::pass:
-        ++out.passed;
-        break;
-      case Verdict::win:
-        ++out.wins;
-        break;
-      case Verdict::ambiguous:
-        ++out.ambiguous;
-        break;
-      case Verdict::regression:
-        ++out.regressions;
-        break;
-      case Verdict::validation_mismatch:
-        ++out.mismatches;
-        break;
-      case Verdict::only_baseline:
-        ++out.only_baseline;
-        break;
-      case Verdict::only_current:
-        ++out.only_current;
-        break;
+    CaseComparison c = compare_case(b, *it->second, o);
+    if (rerun && c.verdict == Verdict::regression) {
+      const auto again = rerun_by_key.find(key);
+      confirm(c, b, again == rerun_by_key.end() ? nullptr : again->second, o);
     }
+    if (c.verdict == Verdict::regression &&
+        std::find(o.accept.begin(), o.accept.end(), c.id) != o.accept.end()) {
+      c.verdict = Verdict::accepted;
+      c.notes.push_back("accepted (--accept)");
+    }
+    out.cases.push_back(std::move(c));
   }
-  // An interrupted run passes nothing it did not measure: at best it is ambiguous.
-  out.exit = out.mismatches > 0                       ? CompareExit::validation_mismatch
-             : out.regressions > 0                    ? CompareExit::regression
-             : out.ambiguous > 0 || !current.complete ? CompareExit::ambiguous
-                                                      : CompareExit::pass;
-  const char* word = out.exit == CompareExit::validation_mismatch ? "validation mismatch"
-                     : out.exit == CompareExit::regression        ? "regression"
-                     : out.exit == CompareExit::ambiguous         ? "ambiguous"
-                                                                  : "pass";
-  out.message = fmt::format(
-      "{}: {} compared, {} pass, {} win, {} ambiguous, {} regression, {} validation mismatch", word,
-      matched, out.passed, out.wins, out.ambiguous, out.regressions, out.mismatches);
-  if (!current.complete) out.message += " (the current run was interrupted: incomplete)";
-  out.refreshed_baseline = std::move(refreshed);
-  return out;
-}
+  for (const CaseResult& cur : current.cases) {
+    if (in_baseline.count(Key{cur.id, cur.mode})) continue;
+    CaseComparison c;
+    c.id = cur.id;
+    c.mode = cur.mode;
+    c.verdict = cur.validation == Disposition::passed ? Verdict::added : Verdict::not_passed;
+    c.notes.push_back(cur.validation == Disposition::passed ? "not in the baseline"
+                                                            : disposition_text(cur));
+    out.cases.push_back(std::move(c));
+  }
+  if (matched == 0 && !current.cases.empty())
+    return refused(out, CompareExit::usage,
+                   "no case of the current run is in the baseline (cases match by id and mode)");
 
-std::string render_comparison(const CompareOutcome& o, TableFormat format, bool all_cases) {
-  const bool md = format == TableFormat::markdown;
-  std::string out = (md ? "### compare: " : "compare: ") + o.message + "\n";
-  if (o.forced_across_devices)
-    out += std::string(md ? "\n" : "") +
-           "warning: the runs are from different devices (forced); absolute times do not carry\n";
-  if (o.exit == CompareExit::usage) return out;
-
-  std::vector<std::vector<std::string>> rows;
-  auto speedup_text = [](const std::optional<SpeedupEstimate>& s) -> std::string {
-    if (!s || !std::isfinite(s->median)) return "-";
-    return fmt::format("{:.2f}x [{:.2f}, {:.2f}]", s->median, s->lo, s->hi);
-  };
-  auto fused_text = [](const std::optional<Summary>& s) -> std::string {
-    if (!s || s->n == 0) return "-";
-    return fmt::format("{:.2f}", s->median);
-  };
-  for (const CaseComparison& c : o.cases) {
-    if (!all_cases && c.verdict == Verdict::pass) continue;
-    std::string notes;
-    for (const std::string& n : c.notes)
-      notes += (notes.empty() ? "" : "; ") + n;
-    rows.push_back({md ? "`" + c.id + "`" : c.id, c.mode, to_string(c.verdict),
-                    speedup_text(c.baseline_speedup), speedup_text(c.current_speedup),
-                    fused_text(c.baseline_fused), fused_text(c.current_fused), notes});
-  }
-  if (!rows.empty()) {
-    out += "\n";
-    out += render_table({"case", "mode", "verdict", "baseline speedup", "current speedup",
-                         "baseline fused µs", "current fused µs", "why"},
-                        rows, {true, true, true, false, false, false, false, true}, format);
-  }
-  if (o.speedups_compared > 0)
-    out += fmt::format("\n{} of {} speedups lie within each other's intervals\n",
-                       o.speedups_within_intervals, o.speedups_compared);
-  if (o.only_baseline > 0 || o.only_current > 0)
-    out +=
-        fmt::format("\n{} case(s) only in the baseline, {} only in the current run (not gated)\n",
-                    o.only_baseline, o.only_current);
+  const int failed = out.count(Verdict::not_passed);
+  const int slower = out.count(Verdict::regression);
+  const int missing = out.count(Verdict::missing);
+  const bool interrupted = !current.complete || (rerun && !rerun->complete);
+  out.exit = failed > 0                                        ? CompareExit::not_passed
+             : slower > 0 || (missing > 0 && !o.allow_missing) ? CompareExit::regression
+             : interrupted                                     ? CompareExit::inconclusive
+                                                               : CompareExit::pass;
+  const char* word = out.exit == CompareExit::not_passed     ? "FAIL (a case did not pass)"
+                     : out.exit == CompareExit::regression   ? "FAIL (regression)"
+                     : out.exit == CompareExit::inconclusive ? "INCONCLUSIVE (run interrupted)"
+                                                             : "PASS";
+  out.message =
+      fmt::format("{}: {} compared, {} regression, {} missing{}, {} not passed, {} new", word,
+                  matched, slower, missing, missing > 0 && o.allow_missing ? " (allowed)" : "",
+                  failed, out.count(Verdict::added));
+  const int wins = out.count(Verdict::win), noted = out.count(Verdict::noted);
+  const int unconfirmed = out.count(Verdict::unconfirmed), accepted = out.count(Verdict::accepted);
+  if (wins) out.message += fmt::format(", {} faster", wins);
+  if (noted) out.message += fmt::format(", {} noted", noted);
+  if (unconfirmed) out.message += fmt::format(", {} unconfirmed by the re-run", unconfirmed);
+  if (accepted) out.message += fmt::format(", {} accepted", accepted);
+  if (noted)
+    out.warnings.push_back(fmt::format(
+        "{} case(s) slower by the median but without the fastest launches or the statistics "
+        "agreeing: not gated",
+        noted));
   return out;
 }
 

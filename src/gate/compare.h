@@ -1,90 +1,105 @@
-// `compare`: gate a run against a baseline report, for CI. The exit code is the contract:
-//   0 pass, 1 regression, 2 validation mismatch, 3 ambiguous, 4 usage or environment error.
-// When several apply the most serious wins: 4, then 2, then 1, then 3.
+// `compare`: the perf gate. It judges a current bench report against a baseline report, case by
+// case (matched by id and timing mode), and its exit code is the contract CI relies on:
+//   0 pass
+//   1 regression: a gated quantity is slower (gate_rule.h), or a baseline case is missing from
+//     the current run (unless allow_missing)
+//   2 a current case, matched or new, did not pass validation (incorrect, failed, not_supported,
+//     skipped): a broken run never passes
+//   3 inconclusive: nothing failed, but the current run was interrupted (complete: false)
+//   4 usage: a duplicate (id, mode) in either report, an incomplete baseline or other timing
+//     settings (unless forced), no case in common, an --accept id in neither report
+//   5 environment: another GPU, SM count, driver or CUDA runtime (unless forced)
+// 4 and 5 are decided before any case is compared; then 2 outranks 1, and 1 outranks 3.
 //
-// Cases are matched by id and timing mode. Per matched case:
-//   validation  the current case is `incorrect` or `failed`                      -> mismatch (2)
-//   primary     the in-run speedup, which is robust to a slower or faster GPU day because pair and
-//               fused were sampled interleaved on the same clock:
-//               the current interval [lo, hi] entirely below baseline median * (1 - tolerance)
-//                 -> regression; median below it but the interval reaching it -> ambiguous;
-//               lo above baseline median * (1 + tolerance) -> win.
-//               With min_speedup > 0 the same test against that absolute floor.
-//   secondary   the fused kernel's own time: slower only when the interquartile ranges are apart
-//               (current q1 > baseline q3) AND the medians differ by more than max_slowdown_us
-//               -> regression; slower by more than the floor with overlapping ranges -> ambiguous;
-//               a difference under the floor is noise at these sizes -> pass.
-// Cases only in the baseline (a smoke run against a full baseline) or only in the current run
-// are listed, not gated, but a current report marked incomplete (interrupted) is at best
-// ambiguous. A current case that was skipped or not supported while the baseline
-// measured it is ambiguous: something that used to be measured no longer is.
+// With a re-run (`rerun`: the flagged cases timed once more, scripts/ci-gate.sh), a case is a
+// regression only when the re-run is slower too; otherwise it is `unconfirmed` and passes.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "gate/gate_rule.h"
 #include "report/report.h"
-#include "report/tables.h"
 
 namespace rkv {
 
 enum class CompareExit : int {
   pass = 0,
   regression = 1,
-  validation_mismatch = 2,
-  ambiguous = 3,
+  not_passed = 2,
+  inconclusive = 3,
   usage = 4,
+  environment = 5,
 };
 
+// What may be gated (--gate): each variant's own time, or the in-run speedup.
+enum class Gated { fused, pair, speedup };
+std::string to_string(Gated g);
+std::optional<Gated> parse_gated(const std::string& text);
+
 struct CompareOptions {
-  bool force = false;               // compare across device fingerprints anyway
-  double speedup_tolerance = 0.05;  // fraction of the baseline's median speedup
-  double min_speedup = 0;           // absolute floor for every case's speedup; 0 = off
-  double max_slowdown_us = 0.5;     // the fused-time gate ignores differences up to this
+  std::vector<Gated> gate{Gated::fused};
+  RuleParams rule;
+  bool force = false;          // compare across devices, timing settings, an incomplete baseline
+  bool allow_missing = false;  // baseline cases absent from the current run are not a regression
+  std::vector<std::string> accept;  // case ids whose regression is accepted (baseline refresh)
 };
 
 enum class Verdict {
   pass,
-  win,
-  ambiguous,
+  win,          // a gated quantity is faster, with evidence
+  noted,        // slower by the median, without the rest of the evidence: a warning
+  unconfirmed,  // slower in the current run, not in its re-run
+  accepted,     // slower, and listed in --accept
   regression,
-  validation_mismatch,
-  only_baseline,
-  only_current
+  missing,     // in the baseline, not in the current run
+  added,       // in the current run only, passed
+  not_passed,  // the current case did not pass validation
 };
 std::string to_string(Verdict v);
+bool fails_gate(Verdict v, bool allow_missing);  // what makes exit 1 or 2
+
+struct GateResult {
+  Gated what = Gated::fused;
+  double baseline = 0, current = 0;  // median µs, or the speedup
+  Judgement judgement;
+};
 
 struct CaseComparison {
   std::string id, mode;
   Verdict verdict = Verdict::pass;
-  std::vector<std::string> notes;  // why, one short sentence per gate that said something
-  std::optional<SpeedupEstimate> baseline_speedup, current_speedup;
-  std::optional<Summary> baseline_fused, current_fused;
+  std::vector<GateResult> gates;        // one per gated quantity, in --gate order
+  std::vector<GateResult> rerun_gates;  // the re-run's, when this case was re-run
+  std::vector<std::string> notes;       // why, one short sentence each
 };
+
+// The run a report came from, for headers.
+struct RunInfo {
+  std::string git_revision, created_utc, tool_version;
+  DeviceInfo device;
+};
+RunInfo run_info(const Report& r);
 
 struct CompareOutcome {
   CompareExit exit = CompareExit::pass;
   int exit_code() const { return static_cast<int>(exit); }
-  std::string message;  // one line: the overall verdict, or why nothing was compared
-  bool forced_across_devices = false;
-  std::vector<CaseComparison> cases;  // baseline order, then cases only in the current run
-  int passed = 0, wins = 0, ambiguous = 0, regressions = 0, mismatches = 0;
-  int only_baseline = 0, only_current = 0;
+  std::string message;                // one line: the overall verdict, or why nothing was compared
+  std::vector<std::string> warnings;  // clocks, forced refusals, noted cases: one line each
+  RunInfo baseline, current;
+  std::vector<Gated> gate;
+  RuleParams rule;
+  bool allow_missing = false;
+  bool rerun = false;
+  std::vector<CaseComparison> cases;  // baseline order, then the cases only in the current run
+  int count(Verdict v) const;
   // Reproducibility, not gated: of the matched cases with a speedup in both runs, how many have
   // each run's median inside the other run's interval (what a re-run of one build should show).
   int speedups_compared = 0, speedups_within_intervals = 0;
-  // The baseline with each matched case replaced by the current one, for review; a current case
-  // that failed validation is not taken. Absent when exit is `usage`.
-  std::optional<Report> refreshed_baseline;
 };
 
+// `rerun`, when given, holds the flagged cases timed once more (same device and settings).
 CompareOutcome compare_reports(const Report& baseline, const Report& current,
-                               const CompareOptions& options);
-
-// The outcome as text or markdown: the header line, the devices, a table of every case that did
-// not simply pass (all cases when `all_cases`), and the counts.
-std::string render_comparison(const CompareOutcome& outcome, TableFormat format,
-                              bool all_cases = false);
+                               const CompareOptions& options, const Report* rerun = nullptr);
 
 }  // namespace rkv
