@@ -18,10 +18,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -41,11 +42,32 @@ constexpr int kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLROCM = 10, kDLCUDAMan
 constexpr std::uint8_t kInt = 0, kUInt = 1, kFloat = 2, kBfloat = 4, kFloat8E4M3FN = 10,
                        kFloat8E5M2 = 12;
 
+// Messages are built without iostreams: on the H200 an ostream inside this module crashed in its
+// locale facets once torch had set up the process (results/h200/wave2/python-gdb.txt), so text
+// is appended piece by piece with std::to_string and snprintf.
+void append(std::string& out, const std::string& s) {
+  out += s;
+}
+void append(std::string& out, const char* s) {
+  out += s;
+}
+template <typename T>  // numbers only: a char or bool would print as a number here
+std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, char> && !std::is_same_v<T, bool>>
+append(std::string& out, T v) {
+  out += std::to_string(v);
+}
+template <typename T>
+std::enable_if_t<std::is_floating_point_v<T>> append(std::string& out, T v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+  out += buf;
+}
+
 template <typename... Parts>
-std::string cat(Parts&&... parts) {
-  std::ostringstream os;
-  (os << ... << parts);
-  return os.str();
+std::string cat(const Parts&... parts) {
+  std::string out;
+  (append(out, parts), ...);
+  return out;
 }
 
 // A refusal: which Python exception the wrapper raises (the numbers are rope_kv/__init__.py's) and
@@ -66,12 +88,12 @@ struct [[nodiscard]] Error {
 
 template <typename... Parts>
 Error value_error(Parts&&... parts) {
-  return {ErrorKind::value, cat(std::forward<Parts>(parts)...)};
+  return {ErrorKind::value, cat(parts...)};
 }
 
 template <typename... Parts>
 Error type_error(Parts&&... parts) {
-  return {ErrorKind::type, cat(std::forward<Parts>(parts)...)};
+  return {ErrorKind::type, cat(parts...)};
 }
 
 std::string dtype_name(std::uint8_t code, std::uint8_t bits) {
@@ -96,12 +118,10 @@ std::string dtype_name(std::uint8_t code, std::uint8_t bits) {
 }
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
-  std::ostringstream os;
-  os << '[';
+  std::string out = "[";
   for (std::size_t i = 0; i < shape.size(); ++i)
-    os << (i ? ", " : "") << shape[i];
-  os << ']';
-  return os.str();
+    out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
 }
 
 // One tensor argument after import: the ndarray handle keeps the producer's buffer alive for the
