@@ -6,11 +6,15 @@
 #include <cstring>
 #include <string>
 
+#include <nlohmann/json.hpp>
 #include "device/special_values.h"
 #include "host_numeric.h"
 #include "plan/case_spec.h"
 #include "plan/sweep_axes.h"
 #include "plan/sweep_plan.h"
+
+#include "report/report.h"
+#include "report_fixture.h"
 
 namespace rkv {
 namespace {
@@ -66,6 +70,30 @@ TEST(EdgeAxes, SweepRefusesOutOfRange) {
   EXPECT_NE(err->find("16"), std::string::npos) << *err;
   EXPECT_TRUE(set_axis_from_list(a, Axis::values, "nans"));
   EXPECT_EQ(a.misalign, std::vector<int>{0});  // unchanged after a refusal
+}
+
+// A report's spec carries the two keys only when set, and reads them back.
+TEST(EdgeAxes, ReportSpecKeysOnlyWhenSet) {
+  CaseSpec plain;
+  nlohmann::json j = plain;
+  EXPECT_FALSE(j.contains("misalign"));
+  EXPECT_FALSE(j.contains("values"));
+  CaseSpec edge;
+  edge.misalign = 8;
+  edge.values = FillValues::specials;
+  j = edge;
+  EXPECT_EQ(j.at("misalign"), 8);
+  EXPECT_EQ(j.at("values"), "specials");
+  Report r = testing::base_report();
+  CaseResult c = testing::timed_case(DType::bf16, CacheDType::auto_, 8, 1, "graph", 10.0, 8.0);
+  c.spec.misalign = 8;
+  c.spec.values = FillValues::specials;
+  c.id = c.spec.id();
+  r.cases.push_back(c);
+  const Report back = nlohmann::json::parse(report_to_string(r)).get<Report>();
+  ASSERT_EQ(back.cases.size(), 1u);
+  EXPECT_EQ(back.cases[0].spec.misalign, 8);
+  EXPECT_EQ(back.cases[0].spec.values, FillValues::specials);
 }
 
 // Each table entry is what its comment says, in every dtype.
