@@ -25,9 +25,10 @@
 #   sanitize-edge  sanitizer-edge.log (summary first, then memcheck, initcheck and synccheck
 #             over configs/edge-sanitizer.json, 150 s per tool at most)
 # Always: steps.txt (step, exit code, wall seconds, one line per step as it ends) and log.txt.
-# env: STEP_TIMEOUT (s, default 290) bounds every step but sanitize and sanitize-edge; bench/validate get SIGINT,
-#      which they answer by writing what they measured, marked incomplete. SANITIZER_TOOLS and
-#      SANITIZER_TIMEOUT (here 120 s per tool) pass through to scripts/sanitize.sh; GTEST_FILTER
+# env: STEP_TIMEOUT (s, default 290) bounds every step but sanitize and sanitize-edge;
+#      bench/validate get SIGINT, which they answer by writing what they measured, marked
+#      incomplete. SANITIZER_TOOLS and SANITIZER_TIMEOUT (here 120 s per tool; 150 s in
+#      sanitize-edge, whose tools are fixed) pass through to scripts/sanitize.sh; GTEST_FILTER
 #      (read by gtest itself, e.g. '*Gpu*') narrows the tests step.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
