@@ -20,10 +20,15 @@
 #             fused vs pair noise per mode, floor checks)
 #   floor     floor.json (a decode subset in wall and graph mode), floor.txt (timing_summary.py:
 #             each floor measurement, how many variant medians lie below the floor)
+#   edge      edge.json (validate configs/edge.json: misaligned bases, every access width, a
+#             cache past 4 GiB, 1M tokens, NaN/Inf/subnormal inputs; < 90 s)
+#   sanitize-edge  sanitizer-edge.log (summary first, then memcheck, initcheck and synccheck
+#             over configs/edge-sanitizer.json, 150 s per tool at most)
 # Always: steps.txt (step, exit code, wall seconds, one line per step as it ends) and log.txt.
-# env: STEP_TIMEOUT (s, default 290) bounds every step but sanitize; bench/validate get SIGINT,
-#      which they answer by writing what they measured, marked incomplete. SANITIZER_TOOLS and
-#      SANITIZER_TIMEOUT (here 120 s per tool) pass through to scripts/sanitize.sh; GTEST_FILTER
+# env: STEP_TIMEOUT (s, default 290) bounds every step but sanitize and sanitize-edge;
+#      bench/validate get SIGINT, which they answer by writing what they measured, marked
+#      incomplete. SANITIZER_TOOLS and SANITIZER_TIMEOUT (here 120 s per tool; 150 s in
+#      sanitize-edge, whose tools are fixed) pass through to scripts/sanitize.sh; GTEST_FILTER
 #      (read by gtest itself, e.g. '*Gpu*') narrows the tests step.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
@@ -103,6 +108,24 @@ step_sanitize() {
   fi
   return $rc
 }
+# Issue 14 item 2: every device path (misaligned bases and narrow widths, a cache past 4 GiB,
+# 1M tokens, NaN/Inf/subnormal inputs). One validate call; under 90 s on the H200.
+step_edge() { bench validate --config configs/edge.json --json "$OUT/edge.json"; }
+step_sanitize-edge() {
+  # memcheck, initcheck and synccheck over the small edge cases, 150 s each at most; one log.
+  SANITIZER_TOOLS="memcheck initcheck synccheck" SANITIZER_CONFIG=configs/edge-sanitizer.json \
+    SANITIZER_TIMEOUT=${SANITIZER_TIMEOUT:-150} \
+    bash scripts/sanitize.sh "$scratch/sanitize-edge" "$bin/rope-kv-bench"
+  local rc=$?
+  if [[ -f $scratch/sanitize-edge/summary.txt ]]; then  # absent when the tools could not start
+    { echo "=== summary"; cat "$scratch/sanitize-edge/summary.txt"; } >"$OUT/sanitizer-edge.log"
+    for f in "$scratch"/sanitize-edge/*.log; do
+      echo "=== $(basename "$f")"
+      cat "$f"
+    done >>"$OUT/sanitizer-edge.log"
+  fi
+  return $rc
+}
 step_ncu() {
   local rc=0 n
   for n in 2048 1; do
@@ -174,7 +197,7 @@ step_prefill() { bench bench --config configs/prefill.json --json "$OUT/prefill.
 
 for s in "$@"; do
   if ! declare -F "step_$s" >/dev/null; then
-    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize ncu gbench decode prefill ab ncu-table dumps noise floor)" | tee -a "$log"
+    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize edge sanitize-edge ncu gbench decode prefill ab ncu-table dumps noise floor)" | tee -a "$log"
     echo "$s 4 0" >>"$OUT/steps.txt"
     continue
   fi

@@ -58,7 +58,7 @@ TEST(SetAxis, BadValuesNameTheValue) {
 }
 
 TEST(AxisTable, CoversEveryAxisOnceWithDistinctKeysAndFlags) {
-  EXPECT_EQ(axis_infos().size(), 14u);
+  EXPECT_EQ(axis_infos().size(), 16u);
   for (const AxisInfo& a : axis_infos()) {
     EXPECT_EQ(find_axis_by_key(a.key), &a);
     EXPECT_EQ(axis_info(a.axis).key, a.key);

@@ -5,6 +5,7 @@
 #include "device/cuda_check.h"
 #include "device/device_buffers.h"
 #include "device/seeded_fill.h"
+#include "device/special_values.h"
 #include "dispatch.cuh"
 
 namespace rkv {
@@ -31,6 +32,14 @@ unsigned fill_blocks(std::int64_t n) {
 
 std::string mib(std::int64_t bytes) {
   return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+}
+
+template <typename Bits>
+__global__ void plant_specials_kernel(Bits* dst, std::int64_t n, bool fp16) {
+  for (std::int64_t j = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; j * kSpecialEvery < n;
+       j += std::int64_t{gridDim.x} * blockDim.x)
+    dst[j * kSpecialEvery] =
+        static_cast<Bits>(special_bits(sizeof(Bits), fp16, static_cast<int>(j % kSpecialCount)));
 }
 
 }  // namespace
@@ -93,37 +102,41 @@ class BlockPool {
   std::int64_t cached_ = 0;
 };
 
-DeviceBuffer::DeviceBuffer(std::int64_t bytes, const char* name) : bytes_(bytes) {
+DeviceBuffer::DeviceBuffer(std::int64_t bytes, const char* name, int offset) : bytes_(bytes) {
   if (bytes <= 0) return;
-  const std::int64_t block = BlockPool::rounded(bytes);
-  ptr_ = BlockPool::instance().take(block, &capacity_);
-  if (ptr_ != nullptr) return;
-  cudaError_t e = cudaMalloc(&ptr_, static_cast<std::size_t>(block));
-  if (e == cudaErrorMemoryAllocation) {  // cached blocks may be what is missing: retry once
-    (void)cudaGetLastError();
-    BlockPool::instance().release_all();
-    e = cudaMalloc(&ptr_, static_cast<std::size_t>(block));
+  const std::int64_t block = BlockPool::rounded(bytes + offset);
+  base_ = BlockPool::instance().take(block, &capacity_);
+  if (base_ == nullptr) {
+    cudaError_t e = cudaMalloc(&base_, static_cast<std::size_t>(block));
+    if (e == cudaErrorMemoryAllocation) {  // cached blocks may be what is missing: retry once
+      (void)cudaGetLastError();
+      BlockPool::instance().release_all();
+      e = cudaMalloc(&base_, static_cast<std::size_t>(block));
+    }
+    if (e != cudaSuccess) {
+      base_ = nullptr;
+      (void)cudaGetLastError();  // an allocation failure is not sticky: clear it
+      throw CudaError(std::string("allocating ") + mib(bytes) + " for " + name, e);
+    }
+    capacity_ = block;
   }
-  if (e != cudaSuccess) {
-    ptr_ = nullptr;
-    (void)cudaGetLastError();  // an allocation failure is not sticky: clear it
-    throw CudaError(std::string("allocating ") + mib(bytes) + " for " + name, e);
-  }
-  capacity_ = block;
+  ptr_ = static_cast<char*>(base_) + offset;
 }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (ptr_ != nullptr) BlockPool::instance().give(ptr_, capacity_);
+  if (base_ != nullptr) BlockPool::instance().give(base_, capacity_);
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept
-    : ptr_(std::exchange(o.ptr_, nullptr)),
+    : base_(std::exchange(o.base_, nullptr)),
+      ptr_(std::exchange(o.ptr_, nullptr)),
       bytes_(std::exchange(o.bytes_, 0)),
       capacity_(std::exchange(o.capacity_, 0)) {}
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
   if (this != &o) {
-    if (ptr_ != nullptr) BlockPool::instance().give(ptr_, capacity_);
+    if (base_ != nullptr) BlockPool::instance().give(base_, capacity_);
+    base_ = std::exchange(o.base_, nullptr);
     ptr_ = std::exchange(o.ptr_, nullptr);
     bytes_ = std::exchange(o.bytes_, 0);
     capacity_ = std::exchange(o.capacity_, 0);
@@ -161,6 +174,17 @@ void fill_sentinel_device(void* dst, std::int64_t bytes, std::uint64_t seed) {
   cuda_check(cudaGetLastError(), "fill_sentinel_kernel");
 }
 
+void plant_specials_device(void* dst, DType dtype, std::int64_t n) {
+  const std::int64_t planted = (n + kSpecialEvery - 1) / kSpecialEvery;
+  if (dtype == DType::fp32)
+    plant_specials_kernel<<<fill_blocks(planted), 256>>>(static_cast<std::uint32_t*>(dst), n,
+                                                         false);
+  else
+    plant_specials_kernel<<<fill_blocks(planted), 256>>>(static_cast<std::uint16_t*>(dst), n,
+                                                         dtype == DType::fp16);
+  cuda_check(cudaGetLastError(), "plant_specials_kernel");
+}
+
 DeviceCase::DeviceCase(const CaseSpec& spec)
     : plan(make_tensor_plan(spec)), host(make_host_inputs(plan)) {
   const std::uint64_t seed = spec.seed;
@@ -176,15 +200,19 @@ DeviceCase::DeviceCase(const CaseSpec& spec)
   cos_sin.upload(host.cos_sin.data(), cos_sin.bytes());
 
   for (OutputBuffers* out : {&slot_a, &slot_b}) {
-    out->qkv = DeviceBuffer(plan.qkv_bytes(), "qkv");
-    out->query_out = DeviceBuffer(plan.query_out_bytes(), "query_out");
+    const int off = spec.misalign;
+    out->qkv = DeviceBuffer(plan.qkv_bytes(), "qkv", off);
+    out->query_out = DeviceBuffer(plan.query_out_bytes(), "query_out", off);
     if (plan.has_slots()) {
-      out->k_cache = DeviceBuffer(plan.cache_bytes(), "key cache");
-      if (plan.cache_tensors == 2) out->v_cache = DeviceBuffer(plan.cache_bytes(), "value cache");
+      out->k_cache = DeviceBuffer(plan.cache_bytes(), "key cache", off);
+      if (plan.cache_tensors == 2)
+        out->v_cache = DeviceBuffer(plan.cache_bytes(), "value cache", off);
     }
   }
   fill_values_device(slot_a.qkv.get(), spec.dtype, plan.tokens * plan.row_elems, seed,
                      static_cast<std::uint64_t>(FillStream::qkv));
+  if (spec.values == FillValues::specials)
+    plant_specials_device(slot_a.qkv.get(), spec.dtype, plan.tokens * plan.row_elems);
   // Each sentinel-filled buffer gets its own pattern (seed offsets), so a copy between them shows.
   fill_sentinel_device(slot_a.query_out.get(), slot_a.query_out.bytes(), seed + 1);
   fill_sentinel_device(slot_a.k_cache.get(), slot_a.k_cache.bytes(), seed + 2);

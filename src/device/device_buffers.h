@@ -15,7 +15,9 @@ namespace rkv {
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
-  DeviceBuffer(std::int64_t bytes, const char* name);
+  // `offset` bytes (0..15) are skipped at the start of the allocation, so get() is misaligned by
+  // exactly that much (the misalign axis); get() and bytes() always describe the usable part.
+  DeviceBuffer(std::int64_t bytes, const char* name, int offset = 0);
   ~DeviceBuffer();
   DeviceBuffer(DeviceBuffer&& o) noexcept;
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
@@ -29,7 +31,8 @@ class DeviceBuffer {
   std::vector<std::uint8_t> to_host() const;
 
  private:
-  void* ptr_ = nullptr;
+  void* base_ = nullptr;  // the pooled block (what goes back to the pool)
+  void* ptr_ = nullptr;   // base_ + offset
   std::int64_t bytes_ = 0;
   std::int64_t capacity_ = 0;  // the pooled block's size
 };
@@ -71,5 +74,7 @@ struct DeviceCase {
 void fill_values_device(void* dst, DType dtype, std::int64_t n, std::uint64_t seed,
                         std::uint64_t stream);
 void fill_sentinel_device(void* dst, std::int64_t bytes, std::uint64_t seed);
+// Overwrites every kSpecialEvery-th of `n` elements with the specials of special_values.h.
+void plant_specials_device(void* dst, DType dtype, std::int64_t n);
 
 }  // namespace rkv

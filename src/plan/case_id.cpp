@@ -33,6 +33,8 @@ std::string CaseSpec::id() const {
   if (key_out != d.key_out) s += "|kout=" + to_string(key_out);
   if (cos_sin_fp32) s += "|cs=fp32";
   if (seed != d.seed) s += "|seed=" + std::to_string(seed);
+  if (misalign != d.misalign) s += "|misalign=" + std::to_string(misalign);
+  if (values != d.values) s += "|values=" + to_string(values);
   return s;
 }
 
@@ -116,8 +118,18 @@ std::optional<CaseSpec> CaseSpec::parse_id(const std::string& id, std::string* e
       const Parsed<std::uint64_t> v = parse_uint(value);
       if (!v) return fail(bad + " (an unsigned integer)");
       c.seed = *v;
+    } else if (key == "misalign") {
+      const Parsed<std::int64_t> v = parse_int(value, 1, kMaxMisalign);
+      if (!v) return fail(bad + " (bytes, 1 to " + std::to_string(kMaxMisalign) + ")");
+      c.misalign = static_cast<int>(*v);
+    } else if (key == "values") {
+      if (auto v = parse_fill_values(value))
+        c.values = *v;
+      else
+        return fail(bad + " (seeded or specials)");
     } else {
-      return fail("unknown key " + quote(key) + " (rot, bs, scale, slots, qout, kout, cs, seed)");
+      return fail("unknown key " + quote(key) +
+                  " (rot, bs, scale, slots, qout, kout, cs, seed, misalign, values)");
     }
   }
   // Full rotary is stored as 0, so parse_id(id()) equals the planner's normalized case.

@@ -45,6 +45,11 @@ enum class SlotMode : std::uint8_t {
 enum class ScaleKind : std::uint8_t { per_tensor, per_head };
 enum class QueryOut : std::uint8_t { inplace, separate };
 enum class KeyOut : std::uint8_t { writeback, cache_only };
+// q/k/v inputs: seeded values within +-600, or the same with NaN, +-Inf, +-0, subnormals and the
+// largest finite values planted (the edge-case contract of docs/design.md).
+enum class FillValues : std::uint8_t { seeded, specials };
+// Largest `misalign` byte offset; 16 bytes is the widest access, so larger offsets repeat these.
+inline constexpr int kMaxMisalign = 15;
 
 struct CaseSpec {
   DType dtype = DType::bf16;
@@ -61,6 +66,10 @@ struct CaseSpec {
   KeyOut key_out = KeyOut::writeback;
   bool cos_sin_fp32 = false;
   std::uint64_t seed = 0;
+  // Bytes added to the base pointers of qkv, query_out and the caches (0: the allocator's
+  // 2 MiB alignment), so the kernels must take their narrower accesses (or refuse).
+  int misalign = 0;
+  FillValues values = FillValues::seeded;
 
   int effective_rot_dim() const {
     return rot_dim != 0 ? rot_dim : (heads.mla ? 64 : heads.head_size);
@@ -83,6 +92,7 @@ std::string to_string(SlotMode v);
 std::string to_string(ScaleKind v);
 std::string to_string(QueryOut v);
 std::string to_string(KeyOut v);
+std::string to_string(FillValues v);
 std::optional<DType> parse_dtype(const std::string& s);
 std::optional<CacheDType> parse_cache_dtype(
     const std::string& s);  // "auto", "fp8_e4m3", "fp8" (= e4m3), "fp8_e5m2"
@@ -91,5 +101,6 @@ std::optional<SlotMode> parse_slot_mode(const std::string& s);
 std::optional<ScaleKind> parse_scale_kind(const std::string& s);  // "tensor", "head"
 std::optional<QueryOut> parse_query_out(const std::string& s);
 std::optional<KeyOut> parse_key_out(const std::string& s);
+std::optional<FillValues> parse_fill_values(const std::string& s);
 
 }  // namespace rkv

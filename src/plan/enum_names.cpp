@@ -44,6 +44,11 @@ const NameTable<KeyOut>& key_out_table() {
                                    {KeyOut::cache_only, "cache_only"}};
   return t;
 }
+const NameTable<FillValues>& fill_values_table() {
+  static const NameTable<FillValues> t{{FillValues::seeded, "seeded"},
+                                       {FillValues::specials, "specials"}};
+  return t;
+}
 const NameTable<TimingMode>& timing_table() {
   static const NameTable<TimingMode> t{{TimingMode::cold, "cold"},
                                        {TimingMode::warm, "warm"},
@@ -77,6 +82,9 @@ std::string to_string(QueryOut v) {
 std::string to_string(KeyOut v) {
   return name_of(key_out_table(), v);
 }
+std::string to_string(FillValues v) {
+  return name_of(fill_values_table(), v);
+}
 std::string to_string(TimingMode m) {
   return name_of(timing_table(), m);
 }
@@ -102,6 +110,9 @@ std::optional<QueryOut> parse_query_out(const std::string& s) {
 }
 std::optional<KeyOut> parse_key_out(const std::string& s) {
   return value_of(key_out_table(), s);
+}
+std::optional<FillValues> parse_fill_values(const std::string& s) {
+  return value_of(fill_values_table(), s);
 }
 std::optional<TimingMode> parse_timing_mode(const std::string& s) {
   return value_of(timing_table(), s);
@@ -129,6 +140,9 @@ std::vector<std::string> query_out_names() {
 }
 std::vector<std::string> key_out_names() {
   return names_of(key_out_table());
+}
+std::vector<std::string> fill_values_names() {
+  return names_of(fill_values_table());
 }
 std::vector<std::string> timing_mode_names() {
   return names_of(timing_table());

@@ -98,6 +98,9 @@ const std::vector<AxisInfo>& axis_infos() {
       {Axis::key_out, "key_out", "--key-out", "rotated keys written back, or to the cache only"},
       {Axis::cos_sin, "cos_sin", "--cos-sin", "cos/sin table dtype (scalar: the q/k/v dtype)"},
       {Axis::seed, "seed", "--seed", "input seed"},
+      {Axis::misalign, "misalign", "--misalign",
+       "bytes added to the qkv, query_out and cache base pointers (narrower accesses)"},
+      {Axis::values, "values", "--values", "q/k/v inputs (specials: NaN, Inf, subnormals, +-0)"},
   };
   return infos;
 }
@@ -188,6 +191,15 @@ std::optional<std::string> set_axis(SweepAxes& axes, Axis axis,
       axes.block_size.assign(values.begin(), values.end());
       return std::nullopt;
     }
+    case Axis::values:
+      return parse_enum_items(items, parse_fill_values, "a fill", axis, &axes.values);
+    case Axis::misalign: {
+      std::vector<std::int64_t> values;
+      for (const std::string& item : items)
+        if (auto err = parse_bounded(item, 0, kMaxMisalign, &values)) return err;
+      axes.misalign.assign(values.begin(), values.end());
+      return std::nullopt;
+    }
     case Axis::seed: {
       // Seeds are written as signed 64-bit text here; 2^63 - 1 seeds are plenty.
       std::vector<std::int64_t> values;
@@ -259,6 +271,12 @@ std::vector<std::string> axis_value_names(const SweepAxes& axes, Axis axis) {
     case Axis::seed:
       add_all(axes.seed, num);
       break;
+    case Axis::misalign:
+      add_all(axes.misalign, num);
+      break;
+    case Axis::values:
+      add_all(axes.values, str);
+      break;
   }
   return out;
 }
@@ -299,6 +317,10 @@ std::string allowed_values(Axis axis) {
       return join({kCosSinNames[0], kCosSinNames[1]});
     case Axis::seed:
       return ints + ", >= 0";
+    case Axis::misalign:
+      return ints + " in 0.." + std::to_string(kMaxMisalign) + " (bytes)";
+    case Axis::values:
+      return join(fill_values_names());
   }
   return "";
 }

@@ -42,6 +42,8 @@ struct SweepAxes {
   std::vector<KeyOut> key_out{KeyOut::writeback};
   std::vector<bool> cos_sin_fp32{false};  // axis "cos_sin": "scalar" (q/k/v dtype) or "fp32"
   std::vector<std::uint64_t> seed{0};
+  std::vector<int> misalign{0};
+  std::vector<FillValues> values{FillValues::seeded};
 };
 
 enum class Axis : std::uint8_t {
@@ -59,6 +61,8 @@ enum class Axis : std::uint8_t {
   key_out,
   cos_sin,
   seed,
+  misalign,
+  values,
 };
 
 struct AxisInfo {
@@ -103,6 +107,7 @@ std::vector<std::string> slot_mode_names();
 std::vector<std::string> scale_kind_names();
 std::vector<std::string> query_out_names();
 std::vector<std::string> key_out_names();
+std::vector<std::string> fill_values_names();
 std::vector<std::string> timing_mode_names();
 
 }  // namespace rkv

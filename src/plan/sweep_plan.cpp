@@ -50,24 +50,28 @@ struct Planner {
                         for (bool cs : a.cos_sin_fp32)
                           for (int bs : a.block_size)
                             for (std::uint64_t seed : a.seed)
-                              for (std::int64_t tokens : a.tokens) {
-                                c.dtype = dtype;
-                                c.cache_dtype = cache;
-                                c.heads = heads;
-                                c.style = style;
-                                c.layout = layout;
-                                c.scale = scale;
-                                c.slots = slots;
-                                c.query_out = qout;
-                                c.key_out = kout;
-                                c.cos_sin_fp32 = cs;
-                                c.block_size = bs;
-                                c.seed = seed;
-                                c.tokens = tokens;
-                                std::optional<std::string> early;
-                                c.rot_dim = resolve(rot, heads, &early);
-                                add(c, early);
-                              }
+                              for (int misalign : a.misalign)
+                                for (FillValues values : a.values)
+                                  for (std::int64_t tokens : a.tokens) {
+                                    c.dtype = dtype;
+                                    c.cache_dtype = cache;
+                                    c.heads = heads;
+                                    c.style = style;
+                                    c.layout = layout;
+                                    c.scale = scale;
+                                    c.slots = slots;
+                                    c.query_out = qout;
+                                    c.key_out = kout;
+                                    c.cos_sin_fp32 = cs;
+                                    c.block_size = bs;
+                                    c.seed = seed;
+                                    c.misalign = misalign;
+                                    c.values = values;
+                                    c.tokens = tokens;
+                                    std::optional<std::string> early;
+                                    c.rot_dim = resolve(rot, heads, &early);
+                                    add(c, early);
+                                  }
   }
 
   // "full" -> 0 (the CaseSpec's spelling of full rotary); "half" -> half the rotated head size,

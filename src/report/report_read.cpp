@@ -61,6 +61,9 @@ CaseSpec read_spec(const JsonField& j) {
   s.key_out = j.at("key_out").as_enum(parse_key_out);
   s.cos_sin_fp32 = j.at("cos_sin_fp32").as_bool();
   s.seed = j.at("seed").as_uint();
+  // Optional: reports written before the edge-case axes have neither key; 0 is never written.
+  if (const auto m = j.find("misalign")) s.misalign = static_cast<int>(m->as_int(1, kMaxMisalign));
+  if (const auto v = j.find("values")) s.values = v->as_enum(parse_fill_values);
   return s;
 }
 

@@ -38,6 +38,9 @@ void to_json(json& j, const CaseSpec& s) {
            {"key_out", to_string(s.key_out)},
            {"cos_sin_fp32", s.cos_sin_fp32},
            {"seed", s.seed}};
+  // Written only when set, so reports of default cases stay as before (the edge-case axes).
+  if (s.misalign != 0) j["misalign"] = s.misalign;
+  if (s.values != FillValues::seeded) j["values"] = to_string(s.values);
 }
 
 void to_json(json& j, const TimingOptions& t) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "device/cuda_check.h"
+#include "device/cuda_failure.h"
 #include "plan/workload.h"
 #include "run/bench_report.h"
 #include "run/case_variants.h"
@@ -21,8 +23,8 @@ std::vector<BenchCase> run_bench_passes(const RunRequest& inv, Timer& timer,
   std::size_t done = 0;
   std::vector<BenchCase> cases(specs.size());
   // Pass-major: every case once, then every case again, so a case's passes lie a sweep apart.
-  for (int pass = 0; pass < passes && !interrupted(); ++pass) {
-    for (std::size_t i = 0; i < specs.size() && !interrupted(); ++i) {
+  for (int pass = 0; pass < passes && !interrupted() && !context_lost(); ++pass) {
+    for (std::size_t i = 0; i < specs.size() && !interrupted() && !context_lost(); ++i) {
       const CaseSpec& spec = specs[i];
       BenchCase& c = cases[i];
       if (pass > 0 && !c.timed) {
@@ -58,8 +60,23 @@ std::vector<BenchCase> run_bench_passes(const RunRequest& inv, Timer& timer,
       } catch (const std::exception& e) {
         c.timed = false;  // a case that failed in any pass reports the failure, not a partial time
         c.base.validation = Disposition::failed;
-        c.base.detail = passes > 1 ? fmt::format("pass {}: {}", pass + 1, e.what()) : e.what();
+        const auto* cuda = dynamic_cast<const CudaError*>(&e);
+        const cudaError_t after = cudaDeviceSynchronize();  // returns a sticky error again
+        (void)cudaGetLastError();                           // clears a per-case one (out of memory)
+        const CudaFailureReach reach = classify_cuda_error(cuda ? cuda->code() : cudaSuccess);
+        const std::string what =
+            (reach == CudaFailureReach::out_of_memory ? "out of device memory: " : "") +
+            std::string(e.what());
+        c.base.detail = passes > 1 ? fmt::format("pass {}: {}", pass + 1, what) : what;
         line = " failed: " + c.base.detail;
+        if (reach == CudaFailureReach::sticky ||
+            classify_cuda_error(after) == CudaFailureReach::sticky) {
+          mark_context_lost();
+          fmt::print(stderr,
+                     "rope-kv-bench: error: sticky CUDA error in case {} ({}); the CUDA context "
+                     "is unusable, so the sweep ends and the report is incomplete\n",
+                     c.base.id, c.base.detail);
+        }
       }
       const std::string which = passes > 1 ? fmt::format("pass {}/{} ", pass + 1, passes) : "";
       progress.update(++done, which + c.base.id + line);

@@ -19,6 +19,7 @@ namespace rkv {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
+std::atomic<bool> g_context_lost{false};
 extern "C" void on_sigint(int) {
   g_interrupted.store(true);
 }
@@ -31,6 +32,12 @@ SigintGuard::~SigintGuard() {
 }
 bool interrupted() {
   return g_interrupted.load();
+}
+void mark_context_lost() {
+  g_context_lost.store(true);
+}
+bool context_lost() {
+  return g_context_lost.load();
 }
 
 Progress::Progress(std::size_t total) : total_(total), tty_(isatty(STDERR_FILENO) != 0) {}

@@ -26,6 +26,10 @@ class SigintGuard {
   void (*previous_)(int);
 };
 bool interrupted();
+// Set when a sticky CUDA error (device/cuda_failure.h) poisoned the context: the sweep stops and
+// the report is written incomplete.
+void mark_context_lost();
+bool context_lost();
 
 // One line per case on stderr; rewritten in place on a terminal.
 class Progress {

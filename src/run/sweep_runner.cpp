@@ -10,6 +10,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include "device/cuda_check.h"
+#include "device/cuda_failure.h"
 #include "device/device_buffers.h"
 #include "device/device_info.h"
 #include "report/exit_codes.h"
@@ -54,6 +55,7 @@ int run_validate(const RunRequest& inv) {
   std::size_t done = 0;
   const auto t0 = std::chrono::steady_clock::now();
   CaseValidation spent;  // phase times summed over the sweep
+  bool context_lost = false;
   for (const CaseSpec& spec : inv.plan.cases) {
     if (interrupted()) break;
     CaseResult r;
@@ -70,6 +72,16 @@ int run_validate(const RunRequest& inv) {
       *sum += add;
     progress.update(++done, fmt::format("{} {}", r.id, to_string(r.validation)));
     report.cases.push_back(std::move(r));
+    // Out of memory ends one case (recorded `failed`, the sweep goes on); a sticky error would
+    // fail every later case for a reason not theirs, so the sweep ends here.
+    if (v.reach == CudaFailureReach::sticky) {
+      fmt::print(stderr,
+                 "rope-kv-bench: error: sticky CUDA error in case {} ({}); the CUDA context is "
+                 "unusable, so the sweep ends after {} of {} cases and the report is incomplete\n",
+                 spec.id(), v.detail, done, inv.plan.cases.size());
+      context_lost = true;
+      break;
+    }
   }
   fmt::print(stderr,
              "validated {} cases in {:.1f} s (downloads {:.1f} s, kernels {:.1f} s, device compare "
@@ -80,6 +92,7 @@ int run_validate(const RunRequest& inv) {
   fmt::print("{}", render_validation_table(
                        report, inv.markdown ? TableFormat::markdown : TableFormat::text));
   write_outputs(inv, report);
+  if (context_lost) return 2;  // the failed case is in the report; exit as for any failure
   if (!report.complete) {
     fmt::print(stderr, "rope-kv-bench: interrupted after {} of {} cases\n", report.cases.size(),
                inv.plan.cases.size());
@@ -116,11 +129,11 @@ int run_bench(const RunRequest& inv) {
       for (const auto& pass : pass_list)
         for (const VariantSamples& v : pass)
           report.run.sm_clock_seen.add(v.sm_clock_mhz);
-  if (!interrupted()) measure_floors();
+  if (!interrupted() && !context_lost()) measure_floors();
   for (const auto& [mode, runs] : report.device.launch_floor_runs_us)
     report.device.launch_floor_us[mode] = *std::min_element(runs.begin(), runs.end());
   add_bench_rows(report, cases, inv.timing.modes, inv.keep_samples);
-  report.complete = !interrupted();
+  report.complete = !interrupted() && !context_lost();
   const TableFormat format = inv.markdown ? TableFormat::markdown : TableFormat::text;
   fmt::print("{}", render_speedup_tables(report, format));
   if (!all_passed(report)) fmt::print("{}", render_validation_table(report, format));
@@ -128,6 +141,7 @@ int run_bench(const RunRequest& inv) {
   const int passes = inv.timing.passes;
   fmt::print(stderr, "{} cases{} in {:.1f} s\n", inv.plan.cases.size(),
              passes > 1 ? fmt::format(" x {} passes", passes) : "", seconds_since(t0));
+  if (context_lost()) return 2;  // the failed case is in the report; exit as for any failure
   if (!report.complete) return 130;
   return all_passed(report) ? 0 : 2;
 }

@@ -240,17 +240,27 @@ CaseValidation validate_case(DeviceCase& dc, const ValidateOptions& o, Validatio
 
 CaseValidation validate_spec(const CaseSpec& spec, const ValidateOptions& o,
                              ValidationScratch& scratch) {
+  CaseValidation v;
+  v.disposition = Disposition::failed;
+  cudaError_t code = cudaSuccess;
   try {
     DeviceCase dc(spec);
     return validate_case(dc, o, scratch);
-  } catch (const std::exception& e) {
-    CaseValidation v;
-    v.disposition = Disposition::failed;
+  } catch (const CudaError& e) {
+    code = e.code();
     v.detail = e.what();
-    // A kernel fault leaves the context unusable: later cases must not silently pass on it.
-    if (cudaGetLastError() != cudaSuccess) (void)cudaDeviceSynchronize();
-    return v;
+  } catch (const std::exception& e) {
+    v.detail = e.what();
   }
+  // A kernel fault poisons the context whichever call noticed it; the synchronize returns it
+  // again when it is sticky, and clears a per-case error (out of memory) so the next case starts
+  // clean.
+  const cudaError_t after = cudaDeviceSynchronize();
+  (void)cudaGetLastError();
+  v.reach = classify_cuda_error(code);
+  if (classify_cuda_error(after) == CudaFailureReach::sticky) v.reach = CudaFailureReach::sticky;
+  if (v.reach == CudaFailureReach::out_of_memory) v.detail = "out of device memory: " + v.detail;
+  return v;
 }
 
 }  // namespace rkv

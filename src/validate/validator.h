@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "device/cuda_failure.h"
 #include "device/device_buffers.h"
 #include "plan/case_spec.h"
 #include "validate/disposition.h"
@@ -33,6 +34,8 @@ struct CaseValidation {
   std::int64_t mismatches = 0;  // pair-vs-fused plus golden-vs-fused differing bytes
   std::string first_mismatch;   // "vs pair: key_cache[block=3, offset=7, head=2, d=100]"
   std::string detail;           // one line: what ran, what was sampled, or why it failed
+  // For `failed`: how far the CUDA failure behind it reaches (sticky: the sweep must end).
+  CudaFailureReach reach = CudaFailureReach::none;
   // Where the time went, for `validate`'s closing line (seconds).
   double inputs_s = 0, kernels_s = 0, device_compare_s = 0, golden_s = 0, host_compare_s = 0;
 };
