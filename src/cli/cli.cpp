@@ -5,10 +5,14 @@
 #include "cli/cli.h"
 
 #include <sstream>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "cli/error_text.h"
 #include "cli/flag_values.h"
+#include "cli/output_paths.h"
+#include "cli/parse_errors.h"
 #include "cli/sweep_commands.h"
 #include "cli/tool_commands.h"
 #include "text/quote.h"
@@ -73,6 +77,7 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
 
   CLI::App* list = app.add_subcommand("list", "print the sweep axes and their values");
 
+  prepare_for_parse(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -91,8 +96,11 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
         return usage_error(quote(argv[1]) + ": the command comes first (" + commands + ")");
       return usage_error(quote(argv[1]) + " is not a command (" + commands + ")");
     }
-    return usage_error(e.what());
+    const std::vector<CLI::App*> given = app.get_subcommands();
+    return usage_error(parse_error_line(e, given.empty() ? nullptr : given.front(), argc, argv));
   }
+  for (const CLI::App* sub : app.get_subcommands())
+    check_parsed_arguments(*sub, argc, argv);
 
   CliInvocation inv;
   for (int i = 0; i < argc; ++i)
@@ -120,6 +128,7 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
   } else if (app.got_subcommand(list)) {
     inv.command = Command::list;
   }
+  check_output_paths(inv);
   ParseOutcome out;
   out.invocation = std::move(inv);
   return out;
@@ -150,8 +159,8 @@ ParseOutcome parse_cli(int argc, const char* const* argv) {
     return parse_or_throw(argc, argv);
   } catch (const UsageError& e) {
     return usage_error(e.line);
-  } catch (const std::exception& e) {  // CLI11 or the standard library: still one line, exit 4
-    return usage_error(e.what());
+  } catch (const std::exception& e) {  // the standard library's: still one line, exit 4
+    return usage_error(error_text(e));
   } catch (...) {
     return usage_error("unexpected error while reading the command line");
   }

@@ -5,10 +5,13 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "cli/error_text.h"
 #include "gate/compare.h"
 #include "report/axes_list.h"
 #include "report/report.h"
@@ -41,6 +44,8 @@ int run_compare(const CliInvocation& inv) {
   o.speedup_tolerance = inv.speedup_tolerance;
   const CompareOutcome out =
       compare_reports(read_report(inv.baseline_path), read_report(inv.current_path), o);
+  // Nothing was compared (different devices without --force): an error, so stderr and one line.
+  if (out.exit == CompareExit::usage) throw std::runtime_error("compare: " + out.message);
   fmt::print("{}",
              render_comparison(out, inv.markdown ? TableFormat::markdown : TableFormat::text));
   if (!inv.refreshed_baseline_out.empty() && out.refreshed_baseline)
@@ -76,14 +81,26 @@ int dispatch(const CliInvocation& inv) {
 
 int main(int argc, char** argv) {
   const rkv::ParseOutcome parsed = rkv::parse_cli(argc, argv);
+  int code = parsed.exit_code;
   if (!parsed.invocation) {
     std::fputs(parsed.message.c_str(), parsed.exit_code == 0 ? stdout : stderr);
-    return parsed.exit_code;
+  } else {
+    try {
+      code = rkv::dispatch(*parsed.invocation);
+    } catch (const std::exception& e) {
+      // A failed print to stdout surfaces as fmt's system_error; say what it was about.
+      const std::string line = std::ferror(stdout) ? rkv::stdout_problem() : rkv::error_text(e);
+      std::fprintf(stderr, "rope-kv-bench: error: %s\n", line.c_str());
+      return rkv::kExitUsage;
+    } catch (...) {
+      std::fprintf(stderr, "rope-kv-bench: error: internal error (an unknown exception)\n");
+      return rkv::kExitUsage;
+    }
   }
-  try {
-    return rkv::dispatch(*parsed.invocation);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "rope-kv-bench: error: %s\n", e.what());
+  // Everything printed must have arrived: `report r.json > /dev/full` is a failure.
+  if (const std::string problem = rkv::stdout_problem(); !problem.empty()) {
+    std::fprintf(stderr, "rope-kv-bench: error: %s\n", problem.c_str());
     return rkv::kExitUsage;
   }
+  return code;
 }
