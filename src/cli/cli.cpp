@@ -21,6 +21,7 @@ namespace rkv {
 namespace {
 
 constexpr const char* kTool = "rope-kv-bench";
+constexpr const char* kCommands = "validate, bench, compare, profile, report or list";
 
 ParseOutcome usage_error(const std::string& line) {
   ParseOutcome out;
@@ -90,7 +91,7 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
       return help;
     }
     if (app.get_subcommands().empty() && e.get_name() == "RequiredError") {
-      const std::string commands = "validate, bench, compare, profile, report or list";
+      const std::string commands = kCommands;
       if (argc < 2) return usage_error("a command is required: " + commands);
       if (argv[1][0] == '-')
         return usage_error(quote(argv[1]) + ": the command comes first (" + commands + ")");
@@ -98,6 +99,13 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
     }
     const std::vector<CLI::App*> given = app.get_subcommands();
     return usage_error(parse_error_line(e, given.empty() ? nullptr : given.front(), argc, argv));
+  }
+  // Arguments before the command are kept by allow_extras on the top level: none may be.
+  if (const std::vector<std::string> before = app.remaining(); !before.empty()) {
+    const std::string commands = kCommands;
+    if (before.front().size() > 1 && before.front()[0] == '-')
+      return usage_error(quote(before.front()) + ": the command comes first (" + commands + ")");
+    return usage_error(quote(before.front()) + " is not a command (" + commands + ")");
   }
   for (const CLI::App* sub : app.get_subcommands())
     check_parsed_arguments(*sub, argc, argv);
