@@ -30,6 +30,13 @@ ParseOutcome usage_error(const std::string& line) {
   return out;
 }
 
+// What stands where the command should: a flag given too early, or a word that is no command.
+ParseOutcome not_a_command(const std::string& first) {
+  if (first.size() > 1 && first[0] == '-')
+    return usage_error(quote(first) + ": the command comes first (" + kCommands + ")");
+  return usage_error(quote(first) + " is not a command (" + kCommands + ")");
+}
+
 ParseOutcome parse_or_throw(int argc, const char* const* argv) {
   CLI::App app{
       "rope-kv-bench: a fused RoPE + paged KV-cache write kernel, validated bit for bit "
@@ -91,22 +98,15 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
       return help;
     }
     if (app.get_subcommands().empty() && e.get_name() == "RequiredError") {
-      const std::string commands = kCommands;
-      if (argc < 2) return usage_error("a command is required: " + commands);
-      if (argv[1][0] == '-')
-        return usage_error(quote(argv[1]) + ": the command comes first (" + commands + ")");
-      return usage_error(quote(argv[1]) + " is not a command (" + commands + ")");
+      if (argc < 2) return usage_error(std::string("a command is required: ") + kCommands);
+      return not_a_command(argv[1]);
     }
     const std::vector<CLI::App*> given = app.get_subcommands();
     return usage_error(parse_error_line(e, given.empty() ? nullptr : given.front(), argc, argv));
   }
   // Arguments before the command are kept by allow_extras on the top level: none may be.
-  if (const std::vector<std::string> before = app.remaining(); !before.empty()) {
-    const std::string commands = kCommands;
-    if (before.front().size() > 1 && before.front()[0] == '-')
-      return usage_error(quote(before.front()) + ": the command comes first (" + commands + ")");
-    return usage_error(quote(before.front()) + " is not a command (" + commands + ")");
-  }
+  if (const std::vector<std::string> before = app.remaining(); !before.empty())
+    return not_a_command(before.front());
   for (const CLI::App* sub : app.get_subcommands())
     check_parsed_arguments(*sub, argc, argv);
 
