@@ -41,8 +41,7 @@ std::optional<std::string> creatable(const fs::path& path) {
 
 std::optional<std::string> output_path_problem(const std::string& path, OutputKind kind) {
   if (path.empty()) return "an empty path";
-  if (path == "-")
-    return "'-' (standard output) is not supported here; give a file path";
+  if (path == "-") return "'-' (standard output) is not supported here; give a file path";
   const fs::path p(path);
   const FileKind now = kind == OutputKind::folder ? file_kind(path) : output_file_kind(path);
   if (kind == OutputKind::folder) {
