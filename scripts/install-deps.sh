@@ -15,6 +15,16 @@ packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libbe
 # The dump round-trip test reads validate --dump output back with numpy (scripts/read_dump.py).
 packages+=(python3-numpy)
 
+# The fuzz targets (tests/fuzz/): clang, its runtime for -fsanitize=fuzzer (libclang-rt-dev) and
+# the libFuzzer package of the same LLVM version as the clang that `clang` installs.
+packages+=(clang libclang-rt-dev)
+if command -v apt-cache >/dev/null 2>&1; then
+  llvm_version=$(apt-cache depends clang 2>/dev/null | sed -n 's/.*Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -n1)
+  if [[ -n $llvm_version ]] && apt-cache show "libfuzzer-$llvm_version-dev" >/dev/null 2>&1; then
+    packages+=("libfuzzer-$llvm_version-dev")
+  fi
+fi
+
 # The Python package (python/) is built and tested for the python3 on PATH (CMake uses that one):
 # it needs that Python's headers, nanobind, pytest and numpy. Debian's own python3 (no python3 at
 # all counts as that) takes Debian's packages, as PEP 668 keeps pip out of it; where Debian has no

@@ -5,11 +5,15 @@
 #include "cli/cli.h"
 
 #include <sstream>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "cli/error_text.h"
 #include "cli/flag_values.h"
 #include "cli/history_commands.h"
+#include "cli/output_paths.h"
+#include "cli/parse_errors.h"
 #include "cli/sweep_commands.h"
 #include "cli/tool_commands.h"
 #include "report/build_info.h"
@@ -19,12 +23,21 @@ namespace rkv {
 namespace {
 
 constexpr const char* kTool = "rope-kv-bench";
+constexpr const char* kCommands =
+    "validate, bench, compare, profile, report, list, history or dashboard";
 
 ParseOutcome usage_error(const std::string& line) {
   ParseOutcome out;
   out.exit_code = kExitUsage;
   out.message = std::string(kTool) + ": error: " + one_line(line) + "\n";
   return out;
+}
+
+// What stands where the command should: a flag given too early, or a word that is no command.
+ParseOutcome not_a_command(const std::string& first) {
+  if (first.size() > 1 && first[0] == '-')
+    return usage_error(quote(first) + ": the command comes first (" + kCommands + ")");
+  return usage_error(quote(first) + " is not a command (" + kCommands + ")");
 }
 
 ParseOutcome parse_or_throw(int argc, const char* const* argv) {
@@ -79,6 +92,7 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
   HistoryFlags history_flags;
   add_history_commands(app, &history_flags);
 
+  prepare_for_parse(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -91,15 +105,17 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
       return help;
     }
     if (app.get_subcommands().empty() && e.get_name() == "RequiredError") {
-      const std::string commands =
-          "validate, bench, compare, profile, report, list, history or dashboard";
-      if (argc < 2) return usage_error("a command is required: " + commands);
-      if (argv[1][0] == '-')
-        return usage_error(quote(argv[1]) + ": the command comes first (" + commands + ")");
-      return usage_error(quote(argv[1]) + " is not a command (" + commands + ")");
+      if (argc < 2) return usage_error(std::string("a command is required: ") + kCommands);
+      return not_a_command(argv[1]);
     }
-    return usage_error(e.what());
+    const std::vector<CLI::App*> given = app.get_subcommands();
+    return usage_error(parse_error_line(e, given.empty() ? nullptr : given.front(), argc, argv));
   }
+  // Arguments before the command are kept by allow_extras on the top level: none may be.
+  if (const std::vector<std::string> before = app.remaining(); !before.empty())
+    return not_a_command(before.front());
+  for (const CLI::App* sub : app.get_subcommands())
+    check_parsed_arguments(*sub, argc, argv);
 
   CliInvocation inv;
   for (int i = 0; i < argc; ++i)
@@ -130,6 +146,7 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
     inv.command = h->action.empty() ? Command::dashboard : Command::history;
     inv.history = *h;
   }
+  check_output_paths(inv);
   ParseOutcome out;
   out.invocation = std::move(inv);
   return out;
@@ -164,8 +181,8 @@ ParseOutcome parse_cli(int argc, const char* const* argv) {
     return parse_or_throw(argc, argv);
   } catch (const UsageError& e) {
     return usage_error(e.line);
-  } catch (const std::exception& e) {  // CLI11 or the standard library: still one line, exit 4
-    return usage_error(e.what());
+  } catch (const std::exception& e) {  // the standard library's: still one line, exit 4
+    return usage_error(error_text(e));
   } catch (...) {
     return usage_error("unexpected error while reading the command line");
   }

@@ -9,12 +9,16 @@
 //   rope-kv-gbench --config configs/seed-table.json --benchmark_filter='fused\|.*N=1$'
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "cli/error_text.h"
+#include "cli/gbench_flags.h"
 #include "device/captured_graph.h"
 #include "device/cuda_check.h"
 #include "device/device_buffers.h"
@@ -22,6 +26,7 @@
 #include "plan/workload.h"
 #include "report/build_info.h"
 #include "rope_kv.h"
+#include "text/quote.h"
 #include "unfused_pair.h"
 
 namespace rkv {
@@ -86,7 +91,28 @@ void run_case(benchmark::State& state, const CaseSpec& spec, Variant variant) {
 }  // namespace
 }  // namespace rkv
 
+namespace {
+
+constexpr const char* kPrefix = "rope-kv-gbench: error: ";
+
+int fail(const std::string& line) {
+  std::fprintf(stderr, "%s%s\n", kPrefix, line.c_str());
+  return rkv::kExitUsage;
+}
+
+// parse_cli speaks as rope-kv-bench; the user ran rope-kv-gbench.
+std::string as_gbench(std::string message) {
+  const std::string bench_prefix = "rope-kv-bench: error: ";
+  if (message.rfind(bench_prefix, 0) == 0) message.replace(0, bench_prefix.size(), kPrefix);
+  return message;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  // Every argument is checked before the GPU is looked for: a typo must not read "no GPU".
+  const std::vector<std::string> given(argv + 1, argv + argc);
+  if (const auto problem = rkv::gbench_args_problem(given)) return fail(rkv::one_line(*problem));
   benchmark::Initialize(&argc, argv);  // takes the --benchmark_* flags, leaves ours
   // The same version and revision as rope-kv-bench's reports, in the JSON output's "context".
   benchmark::AddCustomContext("rope_kv_bench_version", rkv::tool_version());
@@ -96,13 +122,16 @@ int main(int argc, char** argv) {
     args.push_back(argv[i]);
   const rkv::ParseOutcome parsed = rkv::parse_cli(static_cast<int>(args.size()), args.data());
   if (!parsed.invocation) {
-    std::fputs(parsed.message.c_str(), parsed.exit_code == 0 ? stdout : stderr);
+    std::fputs(as_gbench(parsed.message).c_str(), parsed.exit_code == 0 ? stdout : stderr);
     return parsed.exit_code;
   }
-  if (const std::string problem = rkv::cuda_device_problem(); !problem.empty()) {
-    std::fprintf(stderr, "rope-kv-gbench: error: %s (needs an NVIDIA GPU)\n", problem.c_str());
-    return rkv::kExitUsage;
+  if (parsed.invocation->dry_run) {
+    std::fputs(rkv::format_plan(parsed.invocation->plan).c_str(), stdout);
+    const std::string problem = rkv::stdout_problem();
+    return problem.empty() ? 0 : fail(problem);
   }
+  if (const std::string problem = rkv::cuda_device_problem(); !problem.empty())
+    return fail(problem + " (needs an NVIDIA GPU)");
   for (const rkv::CaseSpec& spec : parsed.invocation->plan.cases)
     for (rkv::Variant variant : rkv::all_variants())
       benchmark::RegisterBenchmark(
@@ -113,5 +142,6 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   rkv::resident_case().reset();
   benchmark::Shutdown();
-  return 0;
+  const std::string problem = rkv::stdout_problem();
+  return problem.empty() ? 0 : fail(problem);
 }

@@ -6,11 +6,14 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "cli/cli.h"
 #include "gate/compare_command.h"
+#include "cli/error_text.h"
 #include "report/axes_list.h"
 #include "report/report.h"
 #include "report/tables.h"
@@ -71,14 +74,26 @@ int dispatch(const CliInvocation& inv) {
 
 int main(int argc, char** argv) {
   const rkv::ParseOutcome parsed = rkv::parse_cli(argc, argv);
+  int code = parsed.exit_code;
   if (!parsed.invocation) {
     std::fputs(parsed.message.c_str(), parsed.exit_code == 0 ? stdout : stderr);
-    return parsed.exit_code;
+  } else {
+    try {
+      code = rkv::dispatch(*parsed.invocation);
+    } catch (const std::exception& e) {
+      // A failed print to stdout surfaces as fmt's system_error; say what it was about.
+      const std::string line = std::ferror(stdout) ? rkv::stdout_problem() : rkv::error_text(e);
+      std::fprintf(stderr, "rope-kv-bench: error: %s\n", line.c_str());
+      return rkv::kExitUsage;
+    } catch (...) {
+      std::fprintf(stderr, "rope-kv-bench: error: internal error (an unknown exception)\n");
+      return rkv::kExitUsage;
+    }
   }
-  try {
-    return rkv::dispatch(*parsed.invocation);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "rope-kv-bench: error: %s\n", e.what());
+  // Everything printed must have arrived: `report r.json > /dev/full` is a failure.
+  if (const std::string problem = rkv::stdout_problem(); !problem.empty()) {
+    std::fprintf(stderr, "rope-kv-bench: error: %s\n", problem.c_str());
     return rkv::kExitUsage;
   }
+  return code;
 }

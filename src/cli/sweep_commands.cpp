@@ -119,6 +119,11 @@ void plan_cases(const SweepFlags& f, CliInvocation& inv) {
     bool rot_flag = false;
     for (std::size_t i = 0; i < axis_infos().size(); ++i)
       rot_flag = rot_flag || (axis_infos()[i].axis == Axis::rot_dim && f.axis_opts[i]->count());
+    // Counted before anything is planned: the checks below plan the product to look at it.
+    if (auto err = sweep_size_problem(inv.axes, inv.extra_cases))
+      usage_fail((inv.config_path.empty() || !given_axis_flag.empty() ? std::string("the sweep")
+                                                                      : from_file + "axes") +
+                 ": " + *err);
     if (auto err = rot_dim_problem(inv.axes))
       usage_fail(
           (rot_flag ? std::string(axis_info(Axis::rot_dim).flag) : from_file + "axes.rot_dim") +

@@ -2,14 +2,10 @@
 // the position and the kind of error to it instead of throwing its own message.
 #include "json/json_text.h"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <vector>
 
+#include "io/input_file.h"
 #include "json/json_field.h"
 #include "text/quote.h"
 
@@ -156,15 +152,9 @@ json parse_json(std::string_view text) {
 }
 
 json read_json_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw JsonError("no such file");
-  if (std::filesystem::is_directory(path, ec)) throw JsonError("is a directory, not a JSON file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw JsonError(std::string("cannot be read: ") + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw JsonError("cannot be read");
-  return parse_json(text.str());
+  const Parsed<std::string> text = read_input_file(path, "a JSON file");
+  if (!text) throw JsonError(text.error);
+  return parse_json(*text);
 }
 
 }  // namespace rkv

@@ -17,9 +17,9 @@ namespace rkv {
 //   "axes: duplicate key 'tokens'"  (nlohmann would keep the last one silently)
 nlohmann::json parse_json(std::string_view text);
 
-// Reads and parses the file at `path`. Throws JsonError whose message leaves the path to the
-// caller: "no such file", "is a directory, not a JSON file", "cannot be read: <why>", or one of
-// parse_json's.
+// Reads and parses the file at `path`, a regular file only (io/input_file.h). Throws JsonError
+// whose message leaves the path to the caller: "no such file", "is a directory, not a JSON file",
+// "is a FIFO, not a JSON file", "cannot be read: <why>", or one of parse_json's.
 nlohmann::json read_json_file(const std::string& path);
 
 }  // namespace rkv

@@ -16,7 +16,40 @@ int largest_rot_dim(const SweepAxes& axes) {
   return largest;
 }
 
+std::uint64_t saturating_product(std::uint64_t a, std::uint64_t b) {
+  if (a != 0 && b > UINT64_MAX / a) return UINT64_MAX;
+  return a * b;
+}
+
 }  // namespace
+
+std::uint64_t combination_count(const SweepAxes& axes) {
+  std::uint64_t n = 1;
+  for (const AxisInfo& a : axis_infos())
+    n = saturating_product(n, axis_value_names(axes, a.axis).size());
+  return n;
+}
+
+std::optional<std::string> sweep_size_problem(const SweepAxes& axes,
+                                              const std::vector<SweepAxes>& extra_cases) {
+  std::uint64_t total = combination_count(axes);
+  for (const SweepAxes& extra : extra_cases)
+    total = total > UINT64_MAX - combination_count(extra) ? UINT64_MAX
+                                                          : total + combination_count(extra);
+  if (total <= kMaxPlannedCases) return std::nullopt;
+  std::string factors;  // the main product's axes of more than one value
+  for (const AxisInfo& a : axis_infos()) {
+    const std::size_t n = axis_value_names(axes, a.axis).size();
+    if (n > 1)
+      factors += (factors.empty() ? "" : " x ") + std::string(a.key) + " " + std::to_string(n);
+  }
+  const std::string count = total == UINT64_MAX ? "more than 2^64" : std::to_string(total);
+  return count + " combinations (" + (factors.empty() ? "1" : factors) +
+         (extra_cases.empty() ? ""
+                              : ", with " + std::to_string(extra_cases.size()) + " extra cases") +
+         "), more than the " + std::to_string(kMaxPlannedCases) +
+         " one run may plan; narrow an axis or split the sweep";
+}
 
 std::optional<std::string> rot_dim_problem(const SweepAxes& axes) {
   const int largest = largest_rot_dim(axes);

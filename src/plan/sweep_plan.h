@@ -26,6 +26,7 @@ std::optional<std::string> case_problem(const CaseSpec& c);
 // Order, outer to inner: dtype, cache_dtype, heads, style, rot_dim, layout, scale, slots,
 // query_out, key_out, cos_sin, block_size, seed, tokens (innermost, so a table row's cases are
 // adjacent). Each `extra_cases` entry is its own small product, planned after the main one.
+// Expands every combination: callers ask sweep_size_problem (plan/sweep_checks.h) first.
 SweepPlan plan_sweep(const SweepAxes& axes, const std::vector<SweepAxes>& extra_cases = {});
 
 // Keeps the cases whose id contains `substring` (the dropped list is kept as it is).

@@ -7,6 +7,7 @@
 #include "json/json_text.h"
 #include "report/report.h"
 #include "report/report_constraints.h"
+#include "report/report_checks.h"
 #include "text/quote.h"
 
 namespace rkv {
@@ -23,6 +24,7 @@ Summary read_summary(const JsonField& j) {
   s.mean = j.at("mean_us").as_number_or_nan();
   s.stdev = j.at("stdev_us").as_number_or_nan();
   // rel_noise is derived from the quartiles; it is written for readers, not read back.
+  check_summary(j, s);
   return s;
 }
 
@@ -42,6 +44,7 @@ SpeedupEstimate read_speedup(const JsonField& j) {
                    " (expected pass_spread or quartile_hull)");
   } else
     s.interval_method = "quartile_hull";
+  check_speedup(j, s);
   return s;
 }
 
@@ -163,6 +166,7 @@ CaseResult read_case(const JsonField& j) {
   c.fused_gbps = j.at("fused_gbps").as_number_or_nan();
   c.fused_pct_of_bandwidth = j.at("fused_pct_of_bandwidth").as_number_or_nan();
   c.repro = j.at("repro").as_string();
+  check_case(j, c);
   return c;
 }
 
@@ -183,10 +187,13 @@ Report read_report_value(const JsonField& j) {
   r.complete = j.at("complete").as_bool();
   r.device = read_device(j.at("device"));
   r.timing = read_timing(j.at("timing"));
-  for (const JsonField& c : j.at("cases").elements())
+  const JsonField cases = j.at("cases");
+  for (const JsonField& c : cases.elements())
     r.cases.push_back(read_case(c));
   if (r.schema_version >= 2) r.run = read_run_metadata(j.at("run"));
   check_report_constraints(j.value(), r);  // what the schema states beyond the types read above
+  check_unique_cases(cases, r.cases);
+  check_report_fields(j, r);
   return r;
 }
 

@@ -124,7 +124,9 @@ void to_json(json& j, const Report& r) {
 }
 
 std::string report_to_string(const Report& r) {
-  return json(r).dump(2) + "\n";
+  // Strings come from argv and error texts; invalid UTF-8 in them is replaced (U+FFFD) rather
+  // than failing the whole report at the end of a run.
+  return json(r).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 void write_report_atomically(const Report& r, const std::string& path) {
