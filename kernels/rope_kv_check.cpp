@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <sstream>
+#include <cstdio>
+#include <type_traits>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -13,11 +14,29 @@
 namespace rkv {
 namespace {
 
+// Messages are built without iostreams: the checker runs inside Python extensions too, where an
+// ostream linked into the module crashed in its locale facets once torch had set up the process
+// (H200, results/h200/wave2/python-gdb.txt).
+void append(std::string& out, const char* s) {
+  out += s;
+}
+template <typename T>  // numbers only
+std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, char> && !std::is_same_v<T, bool>>
+append(std::string& out, T v) {
+  if constexpr (std::is_integral_v<T>) {
+    out += std::to_string(v);
+  } else {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+    out += buf;
+  }
+}
+
 template <typename... Parts>
-std::string line(Parts&&... parts) {
-  std::ostringstream os;
-  (os << ... << parts);
-  return os.str();
+std::string line(const Parts&... parts) {
+  std::string out;
+  (append(out, parts), ...);
+  return out;
 }
 
 // Rows of a [T, H, D] view must not overlap each other (the outer strides cover the inner extent).

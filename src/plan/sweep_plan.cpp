@@ -118,6 +118,11 @@ std::optional<std::string> case_problem(const CaseSpec& c) {
     return "slots=padded needs at least 2 tokens (T > Tc)";
   if (c.slots == SlotMode::rope_only && c.key_out == KeyOut::cache_only)
     return "kout=cache_only with slots=rope_only would discard the rotated keys";
+  // A tensor's base is aligned to its element (every framework allocates so); a base that is not
+  // is no input at all, and the tool's own fill of it faults (seen on the H200: fp32, misalign=2).
+  if (c.misalign % static_cast<int>(dtype_bytes(c.dtype)) != 0)
+    return "misalign " + std::to_string(c.misalign) + " is not a multiple of the " +
+           std::to_string(dtype_bytes(c.dtype)) + "-byte element of " + to_string(c.dtype);
   return std::nullopt;
 }
 
