@@ -1,7 +1,8 @@
 // docs/errors.md is a table of every kind of bad input the tools handle. Each row with a command
 // is a test here: the command is run (from the repository root, $T being a scratch folder of
 // fixtures built below) and must exit with the row's code, print nothing to stdout, and print
-// exactly the row's message to stderr as one line (a message ending in "..." is a prefix). Rows
+// exactly the row's message to stderr as one line (a message ending in "..." is a prefix; one
+// starting "stdout: " is compare's verdict, the first line on stdout, with stderr empty). Rows
 // backed by a unit test instead name it, and that test must exist. So the table cannot drift
 // from what the tools say.
 #include <gtest/gtest.h>
@@ -159,7 +160,7 @@ void build_fixtures(const std::string& t) {
          [](json& j) { j["cases"][0]["validation"]["mismatches"] = -7; });
   report("report-missing-key", [](json& j) { j["cases"][0]["variants"][0].erase("median_us"); });
   report("report-wrong-type", [](json& j) { j["device"]["sm_count"] = "many"; });
-  report("report-schema-v2", [](json& j) { j["schema_version"] = 2; });
+  report("report-schema-v3", [](json& j) { j["schema_version"] = 3; });
   report("report-unknown-command", [](json& j) { j["command"] = "profile"; });
   report("report-other-device", [](json& j) { j["device"]["name"] = "NVIDIA A100-SXM4-80GB"; });
   report("report-bad-disposition",
@@ -198,15 +199,25 @@ TEST_P(ErrorRow, ExitAndMessage) {
                           (own_stdout ? "" : " >'" + out + "'") + " 2>'" + err + "'";
   const int status = std::system(cmd.c_str());
   const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  const std::string got = slurp(err);
-  const std::string want = replace_all(row.message, "$T", t);
+  std::string got = slurp(err);
+  std::string want = replace_all(row.message, "$T", t);
   EXPECT_EQ(exit_code, row.exit_code) << row.command << "\n" << got;
+  // compare's refusals are verdicts: the first line of its report on stdout (the JSON and
+  // Markdown outputs carry them too), stderr stays empty.
+  const std::string on_stdout = "stdout: ";
+  const bool verdict = want.rfind(on_stdout, 0) == 0 && !own_stdout;
+  if (verdict) {
+    EXPECT_EQ(got, "") << "a verdict is not an error line";
+    const std::string printed = slurp(out);
+    got = printed.substr(0, printed.find('\n') + 1);
+    want = want.substr(on_stdout.size());
+  }
   if (want.size() > 3 && want.compare(want.size() - 3, 3, "...") == 0) {
     EXPECT_EQ(got.substr(0, want.size() - 3), want.substr(0, want.size() - 3));
   } else {
     EXPECT_EQ(got, want + "\n");
   }
-  if (!own_stdout) {
+  if (!own_stdout && !verdict) {
     EXPECT_EQ(slurp(out), "") << "errors go to stderr only";
   }
   if (const char* actual = std::getenv("RKV_ERRORS_ACTUAL")) {  // for refreshing the table

@@ -91,7 +91,8 @@ def main(binary, sample_dir, work):
     bad_path = work / "bad.json"
     bad_path.write_text(json.dumps(bad))
     one_line_refusal(run(binary, "history", "add", "--db", db, reports[1], bad_path),
-                     "cases[0].spec.tokens", "schema-invalid report")
+                     "cases[0].spec: not a case that can run: tokens must be at least 1",
+                     "schema-invalid report")
     check(export(binary, db) == before, "a refused add changed the history")
 
     show = run(binary, "history", "show", "--db", db, "--mode", "graph", "--case",

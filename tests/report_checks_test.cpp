@@ -99,9 +99,9 @@ TEST(ReportChecks, UnknownModesAndRepeatsAreRefused) {
 
 TEST(ReportChecks, ReportLevelFieldsAreChecked) {
   EXPECT_EQ(error_after([](json& j) { j["command"] = "profile"; }),
-            "command: unknown command 'profile' (bench or validate)");
+            "command: unknown value 'profile' (one of bench, validate)");
   EXPECT_EQ(error_after([](json& j) { j["device"]["sm_count"] = -132; }),
-            "device.sm_count: -132 is negative");
+            "device.sm_count: -132 is below the minimum 0");
   EXPECT_EQ(error_after([](json& j) { j["device"]["launch_floor_us"]["graph"] = -1.0; }),
             "device.launch_floor_us.graph: -1 is negative");
   EXPECT_EQ(error_after([](json& j) { j["timing"]["min_samples"] = 0; }),

@@ -405,9 +405,12 @@ TEST(RopeKvCheck, RejectsSmallInputsSharingMemoryWithAnything) {
     HostCase c(small_spec());
     c.args.cos_sin_cache = c.args.value_cache.data;
     // The table now spans the value cache (and, in the host case's layout, what follows it): the
-    // first overlapping pair found is named, and it involves the table.
+    // first overlapping pair found is named, and it involves the table (on either side: the
+    // views are tried in argument order, so a tensor before the table may be named first).
     const std::string why = c.check();
-    EXPECT_EQ(why.rfind("cos_sin_cache and ", 0), 0u) << why;
+    EXPECT_TRUE(why.rfind("cos_sin_cache and ", 0) == 0 ||
+                why.find(" and cos_sin_cache views") != std::string::npos)
+        << why;
     EXPECT_NE(why.find("views share memory"), std::string::npos) << why;
   }
   {

@@ -108,14 +108,15 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
       if (argc < 2) return usage_error(std::string("a command is required: ") + kCommands);
       return not_a_command(argv[1]);
     }
-    const std::vector<CLI::App*> given = app.get_subcommands();
-    return usage_error(parse_error_line(e, given.empty() ? nullptr : given.front(), argc, argv));
+    return usage_error(parse_error_line(e, deepest_command(app), argc, argv));
   }
   // Arguments before the command are kept by allow_extras on the top level: none may be.
   if (const std::vector<std::string> before = app.remaining(); !before.empty())
     return not_a_command(before.front());
-  for (const CLI::App* sub : app.get_subcommands())
-    check_parsed_arguments(*sub, argc, argv);
+  // Every level of a nested command (`history add`) keeps its own extras and options.
+  for (std::vector<CLI::App*> given = app.get_subcommands(); !given.empty();
+       given = given.front()->get_subcommands())
+    check_parsed_arguments(*given.front(), argc, argv);
 
   CliInvocation inv;
   for (int i = 0; i < argc; ++i)

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/flag_values.h"
 #include "dashboard/dashboard.h"
 #include "history/history_store.h"
 #include "history/history_text.h"
@@ -23,7 +24,7 @@ void add_db_option(CLI::App* sub, std::string* db) {
 
 std::string db_or_default(const std::string& db, const CLI::App* sub) {
   if (sub->get_option("--db")->count() == 0) return kDefaultHistoryDb;
-  if (db.empty()) throw std::invalid_argument("--db: an empty path");
+  if (db.empty()) usage_fail("--db: an empty path");
   return db;
 }
 
@@ -59,7 +60,7 @@ std::optional<HistoryRequest> history_request(const HistoryFlags& f) {
   HistoryRequest r;
   if (f.dashboard->parsed()) {
     r.db = db_or_default(f.db_dashboard, f.dashboard);
-    if (f.out_dir.empty()) throw std::invalid_argument("--out: an empty path");
+    if (f.out_dir.empty()) usage_fail("--out: an empty path");
     r.out_dir = f.out_dir;
     return r;
   }
@@ -74,12 +75,12 @@ std::optional<HistoryRequest> history_request(const HistoryFlags& f) {
   } else if (f.show->parsed()) {
     r.action = "show";
     r.db = db_or_default(f.db_show, f.show);
-    if (f.case_id.empty()) throw std::invalid_argument("--case: an empty case id");
+    if (f.case_id.empty()) usage_fail("--case: an empty case id");
     r.case_id = f.case_id;
     if (f.show->get_option("--mode")->count()) {
       if (!parse_timing_mode(f.mode))
-        throw std::invalid_argument("--mode: '" + f.mode +
-                                    "' is not a timing mode (one of cold, warm, graph, wall)");
+        usage_fail("--mode: '" + f.mode +
+                   "' is not a timing mode (one of cold, warm, graph, wall)");
       r.mode = f.mode;
     }
   } else {
@@ -114,9 +115,9 @@ int run_history(const HistoryRequest& r) {
     const std::vector<Trend> trends =
         build_trends(runs, store.cases(r.case_id, r.mode), /*include_untimed=*/true);
     if (trends.empty())
-      throw std::invalid_argument("--case '" + r.case_id + "'" +
-                                  (r.mode ? " --mode " + *r.mode : std::string()) +
-                                  ": not in the history '" + r.db + "'");
+      throw std::runtime_error("--case '" + r.case_id + "'" +
+                               (r.mode ? " --mode " + *r.mode : std::string()) +
+                               ": not in the history '" + r.db + "'");
     fmt::print("{}", render_trend_tables(trends));
   } else {
     fmt::print("{}\n", history_to_json(runs, store.cases()).dump(2));

@@ -34,7 +34,7 @@ struct HistoryFlags {
 void add_history_commands(CLI::App& app, HistoryFlags* f);
 
 // The request when `history` or `dashboard` was chosen; nullopt otherwise. Throws
-// std::invalid_argument with one line for a bad value.
+// UsageError (usage_fail) with one line for a bad value.
 std::optional<HistoryRequest> history_request(const HistoryFlags& f);
 
 int run_history(const HistoryRequest& r);    // prints to stdout; exit 0

@@ -33,8 +33,24 @@ bool names_option(const CLI::Option& opt, const std::string& token) {
   return false;
 }
 
+// "history export": a nested command is named with its parents, up to (not including) the app.
+std::string command_path(const CLI::App& sub) {
+  std::string path = sub.get_name();
+  for (const CLI::App* p = sub.get_parent(); p && p->get_parent(); p = p->get_parent())
+    path = p->get_name() + " " + path;
+  return path;
+}
+
 std::string help_hint(const CLI::App* sub) {
-  return sub ? "see `rope-kv-bench " + sub->get_name() + " --help`" : "see `rope-kv-bench --help`";
+  return sub ? "see `rope-kv-bench " + command_path(*sub) + " --help`"
+             : "see `rope-kv-bench --help`";
+}
+
+std::string subcommand_names(const CLI::App& sub) {
+  std::string names;
+  for (const CLI::App* s : sub.get_subcommands([](const CLI::App*) { return true; }))
+    names += (names.empty() ? "" : ", ") + s->get_name();
+  return names;
 }
 
 std::string what_it_takes(const CLI::Option& opt) {
@@ -74,9 +90,9 @@ void check_parsed_arguments(const CLI::App& sub, int argc, const char* const* ar
   if (!extra.empty()) {
     const std::string& first = extra.front();
     if (first.size() > 1 && first[0] == '-')
-      usage_fail(quote(first) + " is not an option of " + sub.get_name() + " (" + help_hint(&sub) +
-                 ")");
-    usage_fail(quote(first) + ": unexpected argument to " + sub.get_name() + " (" +
+      usage_fail(quote(first) + " is not an option of " + command_path(sub) + " (" +
+                 help_hint(&sub) + ")");
+    usage_fail(quote(first) + ": unexpected argument to " + command_path(sub) + " (" +
                help_hint(&sub) + ")");
   }
   for (const CLI::Option* opt : sub.get_options()) {
@@ -89,18 +105,32 @@ void check_parsed_arguments(const CLI::App& sub, int argc, const char* const* ar
   }
 }
 
+const CLI::App* deepest_command(const CLI::App& app) {
+  const CLI::App* sub = nullptr;
+  for (std::vector<CLI::App*> given = app.get_subcommands(); !given.empty();
+       given = given.front()->get_subcommands())
+    sub = given.front();
+  return sub;
+}
+
 std::string parse_error_line(const CLI::ParseError& e, const CLI::App* sub, int argc,
                              const char* const* argv) {
   const std::string kind = e.get_name();
   if (kind == "RequiredError" && sub) {
     for (const CLI::Option* opt : sub->get_options())
       if (opt->get_required() && opt->count() == 0)
-        return sub->get_name() + ": " +
+        return command_path(*sub) + ": " +
                (is_positional(*opt)
                     ? "the argument " + opt->get_name() + " (" + opt->get_type_name() +
                           ") is missing"
-                    : opt->get_name() + " " + opt->get_type_name() + " is required") +
+                    : opt->get_name() +
+                          (opt->get_type_name().empty() ? "" : " " + opt->get_type_name()) +
+                          " is required") +
                " (" + help_hint(sub) + ")";
+    // No option missing: a command that needs one of its own subcommands got none.
+    if (sub->get_require_subcommand_min() > 0 && sub->get_subcommands().empty())
+      return command_path(*sub) + ": a subcommand is required (one of " + subcommand_names(*sub) +
+             ")";
   }
   // CLI11 names the option first in these ("--json: ..."); only the name is kept.
   const std::string what = e.what();

@@ -23,8 +23,11 @@ void prepare_for_parse(CLI::App& app);
 //   range check then speaks).
 void check_parsed_arguments(const CLI::App& sub, int argc, const char* const* argv);
 
+// The innermost command given ("export" in `history export`), nullptr when none.
+const CLI::App* deepest_command(const CLI::App& app);
+
 // One line for a CLI11 parse error other than --help and a missing command; `sub` is the command
-// given (nullptr when none).
+// given, innermost (nullptr when none).
 std::string parse_error_line(const CLI::ParseError& e, const CLI::App* sub, int argc,
                              const char* const* argv);
 

@@ -99,11 +99,8 @@ void check_unique_cases(const JsonField& cases, const std::vector<CaseResult>& r
 }
 
 void check_report_fields(const JsonField& j, const Report& r) {
-  if (r.command != "bench" && r.command != "validate")
-    j.at("command").fail("unknown command " + quote(r.command) + " (bench or validate)");
+  // command's enum and the device's sm_count/l2_bytes minimums are check_report_constraints'.
   const JsonField d = j.at("device");
-  not_negative(d, "sm_count", r.device.sm_count);
-  not_negative(d, "l2_bytes", static_cast<double>(r.device.l2_bytes));
   not_negative(d, "copy_bandwidth_gbps", r.device.copy_bandwidth_gbps);
   for (const JsonField& floor : d.at("launch_floor_us").members())
     if (floor.as_number_or_nan() < 0) floor.fail(number(floor.as_number_or_nan()) + " is negative");

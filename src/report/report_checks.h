@@ -16,13 +16,14 @@ namespace rkv {
 void check_summary(const JsonField& j, const Summary& s);
 // median, lo, hi and every pass median positive; lo <= median <= hi.
 void check_speedup(const JsonField& j, const SpeedupEstimate& s);
-// id equals spec's id; the spec is a case the planner would run; mode is "" or a timing mode;
-// counts, bytes and rates not negative.
+// id equals spec's id; the spec is a case the planner would run (so the schema's minimums of
+// rot_dim, tokens and block_size hold); mode is "" or a timing mode; counts, bytes and rates not
+// negative.
 void check_case(const JsonField& j, const CaseResult& c);
 // No (id, mode) twice: "cases[7]: repeats cases[2] (id '...', mode 'graph')".
 void check_unique_cases(const JsonField& cases, const std::vector<CaseResult>& read);
-// command is bench or validate; the device's counts and rates not negative; the timing settings
-// are ones the tool accepts.
+// The device's launch floors and copy bandwidth not negative; the timing settings are ones the
+// tool accepts (command's enum and sm_count/l2_bytes are check_report_constraints').
 void check_report_fields(const JsonField& j, const Report& r);
 
 }  // namespace rkv

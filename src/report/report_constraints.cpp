@@ -28,26 +28,12 @@ void one_of(const std::string& where, const std::string& value,
   fail(where + ": unknown value '" + value + "' (one of " + names + ")");
 }
 
-void check_summary(const std::string& where, const Summary& s) {
-  at_least(where + ".n", s.n, 0);
-}
-
+// The case-level minimums and the mode enum are check_case's and check_summary's
+// (report_checks.h), which run as each case is read; only what they leave is here.
 void check_case(const std::string& where, const CaseResult& c) {
-  one_of(where + ".mode", c.mode, {"cold", "warm", "graph", "wall", ""});
-  at_least(where + ".spec.rot_dim", c.spec.rot_dim, 0);
-  at_least(where + ".spec.tokens", c.spec.tokens, 1);
-  at_least(where + ".spec.block_size", c.spec.block_size, 1);
-  at_least(where + ".validation.mismatches", c.mismatches, 0);
-  at_least(where + ".min_bytes", c.min_bytes, 0);
-  for (std::size_t k = 0; k < c.variants.size(); ++k) {
-    const VariantResult& v = c.variants[k];
-    const std::string at = where + ".variants[" + std::to_string(k) + "]";
-    one_of(at + ".variant", v.variant, {"fused", "pair", "rope", "cache_write"});
-    check_summary(at, v.us);
-    at_least(at + ".throttled_samples", v.throttled_samples, 0);
-    for (std::size_t p = 0; p < v.passes.size(); ++p)
-      check_summary(at + ".passes[" + std::to_string(p) + "]", v.passes[p]);
-  }
+  for (std::size_t k = 0; k < c.variants.size(); ++k)
+    one_of(where + ".variants[" + std::to_string(k) + "].variant", c.variants[k].variant,
+           {"fused", "pair", "rope", "cache_write"});
 }
 
 }  // namespace
