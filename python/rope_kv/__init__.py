@@ -138,6 +138,16 @@ def _run(op, positions, query, key, value, cos_sin_cache, slot_mapping, key_cach
         raise TypeError(f"head_size: expected an int, got {type(head_size).__name__}")
     if head_size is not None and head_size <= 0:
         raise ValueError(f"head_size: expected a positive int, got {head_size}")
+    # The op writes q, k and the caches in place, outside autograd: a tensor that autograd tracks
+    # is refused here, whether or not the framework's DLPack export would have refused it.
+    tensors = (("positions", positions), ("query", query), ("key", key), ("value", value),
+               ("cos_sin_cache", cos_sin_cache), ("slot_mapping", slot_mapping),
+               ("key_cache", key_cache), ("value_cache", value_cache), ("k_scale", k_scale),
+               ("v_scale", v_scale), ("query_out", query_out))
+    for name, tensor in tensors:
+        if getattr(tensor, "requires_grad", False) is True:
+            raise TypeError(f"{name}: expected a tensor that does not require grad (the op "
+                            "writes in place, outside autograd)")
     refusal = _ext.run(
         op,
         positions,

@@ -463,3 +463,10 @@ def test_launch_without_a_gpu_is_a_runtime_error(fn):
 def test_data_check_without_a_gpu_is_a_runtime_error():
     with pytest.raises(RuntimeError):
         call(rope_kv.check_args, make_args(), data=True)
+
+
+def test_tensors_autograd_tracks_are_refused():
+    # The op writes in place outside autograd; a tensor that requires grad must not slip through.
+    args = make_args()
+    args["query"].requires_grad = True
+    refused(TypeError, args, "query", "does not require grad")
