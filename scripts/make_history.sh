@@ -4,7 +4,7 @@
 #   results/h200/dashboard/       `rope-kv-bench dashboard` of it (open index.html from file://)
 #   results/h200/dashboard.png    a headless-Chromium screenshot of the dashboard
 # Reports: kernel v1 (experiments/v1-*), v4 (experiments/v4-*), v5 (experiments/v5-*, once the
-# v5 reports move there) and every report directly in results/h200/ (the current kernel, and
+# v5 reports move there), this wave's (house/, wave2/) and every report directly in results/h200/ (the current kernel, and
 # whatever is added there later). Files that are not rope-kv-bench reports (gbench.json,
 # gtest.json) are left out. Reports are added in name order, so the dump is reproducible; the
 # dashboard is made from the dump re-imported, so what is committed is what the dump holds.
@@ -18,8 +18,11 @@ out=results/h200
 command -v sqlite3 >/dev/null || { echo "make_history: the sqlite3 command is missing (scripts/install-deps.sh)" >&2; exit 4; }
 
 reports=()
+# This wave's runs: the seed table after the src/ move (v5), kernel v6's three seed runs (one
+# fresh machine each) and its decode run; the validate-only matrices stay out (size).
 for f in "$out"/experiments/v1-*.json "$out"/experiments/v4-*.json "$out"/experiments/v5-*.json \
-  "$out"/*.json; do
+  "$out"/*.json "$out"/house/seed-table.json "$out"/wave2/seed-table-run*.json \
+  "$out"/wave2/noise.json; do
   [[ -f $f ]] || continue
   grep -q '"schema_version"' "$f" || continue  # Google Benchmark / GoogleTest output
   reports+=("$f")
