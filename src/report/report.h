@@ -17,6 +17,7 @@
 
 #include "device/device_info_model.h"
 #include "plan/case_spec.h"
+#include "plan/case_spec_json.h"
 #include "plan/timing_options.h"
 #include "plan/variant.h"
 #include "report/run_metadata.h"
@@ -73,7 +74,7 @@ struct ReportFormatError : std::runtime_error {
 // Writing (report_write.cpp): each struct's JSON.
 void to_json(nlohmann::json& j, const Summary& s);  // keys suffixed _us (samples are microseconds)
 void to_json(nlohmann::json& j, const SpeedupEstimate& s);
-void to_json(nlohmann::json& j, const CaseSpec& s);
+// to_json(CaseSpec) is plan/case_spec_json.h's (dumps write the same keys).
 void to_json(nlohmann::json& j, const TimingOptions& t);
 void to_json(nlohmann::json& j, const DeviceInfo& d);
 void to_json(nlohmann::json& j, const VariantResult& v);

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "plan/case_spec_json.h"
 #include "validate/npy.h"
 
 namespace rkv {
@@ -92,23 +93,6 @@ class DumpWriter {
   std::string folder_;
   json arrays_ = json::object();
 };
-
-json spec_json(const CaseSpec& s) {  // the keys of a report's cases[].spec
-  return json{{"dtype", to_string(s.dtype)},
-              {"cache_dtype", to_string(s.cache_dtype)},
-              {"heads", s.heads.name()},
-              {"style", to_string(s.style)},
-              {"rot_dim", s.rot_dim},
-              {"layout", s.layout.name()},
-              {"tokens", s.tokens},
-              {"block_size", s.block_size},
-              {"scale", to_string(s.scale)},
-              {"slots", to_string(s.slots)},
-              {"query_out", to_string(s.query_out)},
-              {"key_out", to_string(s.key_out)},
-              {"cos_sin_fp32", s.cos_sin_fp32},
-              {"seed", s.seed}};
-}
 
 json plan_json(const TensorPlan& p) {
   return json{{"tokens", p.tokens},
@@ -241,7 +225,7 @@ std::string write_case_dump(const std::string& dir, const TensorPlan& p, const H
                   {"tool_version", d.tool_version},
                   {"case_id", id},
                   {"repro", "rope-kv-bench validate " + p.spec.repro_args()},
-                  {"spec", spec_json(p.spec)},
+                  {"spec", json(p.spec)},
                   {"validation",
                    {{"disposition", d.disposition},
                     {"mismatches", d.mismatches},
