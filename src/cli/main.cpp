@@ -12,8 +12,8 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
-#include "gate/compare_command.h"
 #include "cli/error_text.h"
+#include "gate/compare_command.h"
 #include "report/axes_list.h"
 #include "report/report.h"
 #include "report/tables.h"

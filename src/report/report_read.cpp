@@ -6,8 +6,8 @@
 #include "json/json_field.h"
 #include "json/json_text.h"
 #include "report/report.h"
-#include "report/report_constraints.h"
 #include "report/report_checks.h"
+#include "report/report_constraints.h"
 #include "text/quote.h"
 
 namespace rkv {
