@@ -29,11 +29,17 @@ endif()
 
 include(ExternalProject)
 set(RKV_FUZZ_DIR ${CMAKE_BINARY_DIR}/fuzz)
+# ccache is optional: without it the variable holds RKV_CCACHE-NOTFOUND, which must not become
+# the sub-build's compiler launcher (a clean machine without ccache failed to build the fuzzers).
+set(fuzz_launcher "")
+if(RKV_CCACHE)
+  set(fuzz_launcher ${RKV_CCACHE})
+endif()
 ExternalProject_Add(rkv_fuzzers
   SOURCE_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz
   BINARY_DIR ${RKV_FUZZ_DIR}
   CMAKE_CACHE_ARGS -DCMAKE_CXX_COMPILER:FILEPATH=${RKV_CLANGXX}
-                   -DCMAKE_CXX_COMPILER_LAUNCHER:STRING=${RKV_CCACHE}
+                   -DCMAKE_CXX_COMPILER_LAUNCHER:STRING=${fuzz_launcher}
                    -DRKV_SOURCE_DIR:PATH=${CMAKE_SOURCE_DIR}
                    -DRKV_CUDA_INCLUDE:STRING=${CUDAToolkit_INCLUDE_DIRS}
   INSTALL_COMMAND ""
