@@ -33,32 +33,73 @@ TEST(SpeedupInterval, TypicalIsTheMedianOverCasesWithTwoPasses) {
 }
 
 TEST(SpeedupInterval, HalfWidthShrinksTheCaseTowardsTheRun) {
-  const IntervalRule rule;  // z 2.5, between 0.005, prior_dof 4, one_pass 0.0125
-  // s2 = 1e-4 over 3 passes, typical 4e-4: w2 = (4 * 4e-4 + 2 * 1e-4) / 6 = 3e-4.
-  const double h = interval_half_width(exps({-0.01, 0.0, 0.01}), 4e-4, rule);
+  const IntervalRule rule;  // z 2.5, prior_dof 4, one_pass 0.0125, machine 2 / 1 / 0.5 %
+  // s2 = 1e-4 over 3 passes, typical 4e-4: w2 = (4 * 4e-4 + 2 * 1e-4) / 6 = 3e-4; 2048 tokens
+  // is the large class.
+  const double h = interval_half_width(exps({-0.01, 0.0, 0.01}), 4e-4, 2048, rule);
   EXPECT_NEAR(h, 2.5 * std::sqrt(2 * (3e-4 / 3 + 0.005 * 0.005)), 1e-12);
   // One pass: the assumed pass spread.
-  EXPECT_NEAR(interval_half_width({1.7}, NAN, rule),
+  EXPECT_NEAR(interval_half_width({1.7}, NAN, 2048, rule),
               2.5 * std::sqrt(2 * (0.0125 * 0.0125 + 0.005 * 0.005)), 1e-12);
   // More passes of the same spread: narrower.
-  EXPECT_LT(interval_half_width(exps({-0.01, 0.0, 0.01, -0.01, 0.0, 0.01}), 1e-4, rule),
-            interval_half_width(exps({-0.01, 0.0, 0.01}), 1e-4, rule));
-  EXPECT_TRUE(std::isnan(interval_half_width({}, 1e-4, rule)));
+  EXPECT_LT(interval_half_width(exps({-0.01, 0.0, 0.01, -0.01, 0.0, 0.01}), 1e-4, 2048, rule),
+            interval_half_width(exps({-0.01, 0.0, 0.01}), 1e-4, 2048, rule));
+  EXPECT_TRUE(std::isnan(interval_half_width({}, 1e-4, 2048, rule)));
 }
 
-TEST(SpeedupInterval, ApplySetsBoundsAroundTheMedianAndNamesTheMethod) {
+TEST(SpeedupInterval, TheMachineTermFollowsTheTokenClass) {
+  const IntervalRule rule;
+  const std::vector<double> passes = exps({-0.01, 0.0, 0.01});
+  const auto expected = [&](double machine) {
+    const double w2 = (4 * 4e-4 + 2 * 1e-4) / 6;
+    return 2.5 * std::sqrt(2 * (w2 / 3 + machine * machine));
+  };
+  // The class edges: decode up to 8 tokens, mid up to 1024, large above.
+  EXPECT_NEAR(interval_half_width(passes, 4e-4, 1, rule), expected(0.020), 1e-12);
+  EXPECT_NEAR(interval_half_width(passes, 4e-4, 8, rule), expected(0.020), 1e-12);
+  EXPECT_NEAR(interval_half_width(passes, 4e-4, 9, rule), expected(0.010), 1e-12);
+  EXPECT_NEAR(interval_half_width(passes, 4e-4, 1024, rule), expected(0.010), 1e-12);
+  EXPECT_NEAR(interval_half_width(passes, 4e-4, 1025, rule), expected(0.005), 1e-12);
+}
+
+TEST(SpeedupInterval, ApplyCentresOnThePassesGeometricMeanAndNamesTheMethod) {
   SpeedupEstimate s;
-  s.median = 1.8;
+  s.median = 1.9;  // the pooled median, off the passes' centre (a bimodal case)
   s.pass_medians = exps({std::log(1.8) - 0.01, std::log(1.8), std::log(1.8) + 0.01});
-  apply_interval_rule(s, 1e-4, IntervalRule{});
-  const double h = interval_half_width(s.pass_medians, 1e-4, IntervalRule{});
+  apply_interval_rule(s, 1e-4, 128, IntervalRule{});
+  const double h = interval_half_width(s.pass_medians, 1e-4, 128, IntervalRule{});
+  EXPECT_NEAR(s.center, 1.8, 1e-12);
+  EXPECT_NEAR(s.interval_center(), 1.8, 1e-12);
   EXPECT_NEAR(s.lo, 1.8 * std::exp(-h), 1e-12);
   EXPECT_NEAR(s.hi, 1.8 * std::exp(h), 1e-12);
-  EXPECT_EQ(s.interval_method, "pass_spread");
+  EXPECT_DOUBLE_EQ(s.median, 1.9);  // the reported speedup is left as measured
+  EXPECT_EQ(s.interval_method, "pass_spread_machine");
+  // One pass: the pooled median is that pass, and the centre.
+  SpeedupEstimate one;
+  one.median = 2.0;
+  one.pass_medians = {2.0};
+  apply_interval_rule(one, 1e-4, 1, IntervalRule{});
+  EXPECT_DOUBLE_EQ(one.center, 2.0);
   SpeedupEstimate none;
   none.median = NAN;
-  apply_interval_rule(none, 1e-4, IntervalRule{});
+  apply_interval_rule(none, 1e-4, 1, IntervalRule{});
   EXPECT_TRUE(std::isnan(none.lo) && std::isnan(none.hi));
+}
+
+// Two bimodal runs: each pass is in the slow mode (10 % lower speedup) or not. The pooled
+// median jumps a whole mode when the majority changes; the centre moves by the slow share.
+TEST(SpeedupInterval, ABimodalCaseStaysInsideAcrossRuns) {
+  const double fast = 2.0, slow = 1.8;
+  SpeedupEstimate a, b;
+  a.pass_medians = {fast, slow, fast, slow, fast};  // 2 of 5 slow
+  a.median = fast;
+  b.pass_medians = {slow, fast, slow, slow, fast};  // 3 of 5 slow
+  b.median = slow;
+  const double typical = typical_pass_variance({a.pass_medians, b.pass_medians});
+  apply_interval_rule(a, typical, 1, IntervalRule{});
+  apply_interval_rule(b, typical, 1, IntervalRule{});
+  EXPECT_TRUE(a.lo <= b.center && b.center <= a.hi);
+  EXPECT_TRUE(b.lo <= a.center && a.center <= b.hi);
 }
 
 // The rule's intent on simulated runs: with a between-run sd of 0.5 % and a pass sd of 1 % (what
@@ -89,7 +130,7 @@ TEST(SpeedupInterval, ASecondSimulatedRunLandsInsideTheFirstsInterval) {
       }
       a.median = std::exp(mean_a);
       a.pass_medians = runs[0][c];
-      apply_interval_rule(a, typical, IntervalRule{});
+      apply_interval_rule(a, typical, 2048, IntervalRule{});
       const double b = std::exp(mean_b);
       inside += a.lo <= b && b <= a.hi;
       ++total;

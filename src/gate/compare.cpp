@@ -133,11 +133,14 @@ void confirm(CaseComparison& cmp, const CaseResult& b, const CaseResult* again,
     cmp.notes.push_back("re-run " + to_string(g.what) + " " + g.judgement.why);
 }
 
-// Whether each median lies inside the other estimate's interval; nothing when either is missing.
+// Whether each run's interval centre (the pooled median in reports before pass_spread_machine)
+// lies inside the other run's interval; nothing when either is missing.
 std::optional<bool> within_each_others_interval(const std::optional<SpeedupEstimate>& a,
                                                 const std::optional<SpeedupEstimate>& b) {
-  if (!a || !b || !std::isfinite(a->median) || !std::isfinite(b->median)) return std::nullopt;
-  return a->lo <= b->median && b->median <= a->hi && b->lo <= a->median && a->median <= b->hi;
+  if (!a || !b) return std::nullopt;
+  const double ca = a->interval_center(), cb = b->interval_center();
+  if (!std::isfinite(ca) || !std::isfinite(cb)) return std::nullopt;
+  return a->lo <= cb && cb <= a->hi && b->lo <= ca && ca <= b->hi;
 }
 
 std::map<Key, const CaseResult*> by_key(const Report& r) {

@@ -8,6 +8,7 @@
 #include "report/report.h"
 #include "report/report_checks.h"
 #include "report/report_constraints.h"
+#include "stats/speedup_interval.h"
 #include "text/quote.h"
 
 namespace rkv {
@@ -39,11 +40,15 @@ SpeedupEstimate read_speedup(const JsonField& j) {
   // Optional: reports without it made lo/hi as the quartile hull.
   if (auto method = j.find("interval_method")) {
     s.interval_method = method->as_string();
-    if (s.interval_method != "pass_spread" && s.interval_method != "quartile_hull")
+    if (s.interval_method != kPassSpreadMachineMethod && s.interval_method != kPassSpreadMethod &&
+        s.interval_method != kQuartileHull)
       method->fail("unknown value " + quote(s.interval_method) +
-                   " (expected pass_spread or quartile_hull)");
+                   " (expected pass_spread_machine, pass_spread or quartile_hull)");
   } else
-    s.interval_method = "quartile_hull";
+    s.interval_method = kQuartileHull;
+  // The interval's centre: written with (and only with) pass_spread_machine.
+  if (s.interval_method == kPassSpreadMachineMethod)
+    s.center = j.at("center").as_number_or_nan();
   check_speedup(j, s);
   return s;
 }

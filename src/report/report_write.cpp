@@ -4,6 +4,7 @@
 
 #include "io/atomic_file.h"
 #include "report/report.h"
+#include "stats/speedup_interval.h"
 
 namespace rkv {
 
@@ -21,6 +22,7 @@ void to_json(json& j, const SpeedupEstimate& s) {
            {"hi", s.hi},
            {"pass_medians", s.pass_medians},
            {"interval_method", s.interval_method}};
+  if (s.interval_method == kPassSpreadMachineMethod) j["center"] = s.center;
 }
 
 void to_json(json& j, const TimingOptions& t) {

@@ -52,7 +52,8 @@ void set_speedup_intervals(std::vector<CaseResult>& cases) {
     if (c.speedup) by_mode[c.mode].push_back(c.speedup->pass_medians);
   const IntervalRule rule;
   for (CaseResult& c : cases)
-    if (c.speedup) apply_interval_rule(*c.speedup, typical_pass_variance(by_mode[c.mode]), rule);
+    if (c.speedup)
+      apply_interval_rule(*c.speedup, typical_pass_variance(by_mode[c.mode]), c.spec.tokens, rule);
 }
 
 void add_bench_rows(Report& report, const std::vector<BenchCase>& cases,

@@ -8,6 +8,8 @@
 // with numpy.
 #pragma once
 
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -86,9 +88,17 @@ struct SpeedupEstimate {
   // One speedup per pass over the sweep (TimingOptions::passes), in pass order; empty in reports
   // written before passes existed.
   std::vector<double> pass_medians;
-  // How lo and hi were made: "pass_spread" (speedup_interval.h) or "quartile_hull" (the pooled
-  // and per-pass quartile intervals' hull below; every report written before the key existed).
+  // How lo and hi were made: "pass_spread_machine" or "pass_spread" (speedup_interval.h), or
+  // "quartile_hull" (the pooled and per-pass quartile intervals' hull below; every report
+  // written before the key existed).
   std::string interval_method = "quartile_hull";
+  // Where the interval is centred (pass_spread_machine only; NaN otherwise): the geometric mean
+  // of the pass speedups. When one kernel of the pair is slower in some passes than in others,
+  // that mean moves by the slow passes' share, while the pooled median flips to whichever mode
+  // holds more than half the samples: two runs' medians can then lie a whole mode apart.
+  double center = std::numeric_limits<double>::quiet_NaN();
+  // The value a re-run is checked against the interval with: `center` when set, else `median`.
+  double interval_center() const { return std::isfinite(center) ? center : median; }
 };
 SpeedupEstimate speedup(const Summary& pair, const Summary& fused);
 
