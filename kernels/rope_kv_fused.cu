@@ -22,6 +22,16 @@ namespace detail {
 
 constexpr int kFusedThreads = 128;
 
+// kernels/CMakeLists.txt's A/B knob: 0 leaves the register count to the compiler.
+#ifndef RKV_FUSED_MIN_CTAS
+#define RKV_FUSED_MIN_CTAS 0
+#endif
+#if RKV_FUSED_MIN_CTAS > 0
+#define RKV_FUSED_LAUNCH_BOUNDS __launch_bounds__(kFusedThreads, RKV_FUSED_MIN_CTAS)
+#else
+#define RKV_FUSED_LAUNCH_BOUNDS __launch_bounds__(kFusedThreads)
+#endif
+
 // cache_entry with the block split by the plan's divider (the launcher refuses caches of 2^31 or
 // more slots).
 template <typename E>
@@ -140,7 +150,7 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
 }
 
 template <typename T, CacheDType C, int VEC, bool NEOX, bool STRIDE>
-__global__ void __launch_bounds__(kFusedThreads)
+__global__ void RKV_FUSED_LAUNCH_BOUNDS
     rope_kv_fused_kernel(const RopeKvArgs a, const WorkPlan p, const std::int64_t total_units) {
   // The kernel after this one may be scheduled as soon as every CTA of this one runs: it waits
   // (griddepcontrol.wait) for this grid to complete before reading anything it wrote, and this

@@ -21,10 +21,12 @@ mkdir -p "$out"
 case_id='bf16|auto|32x8x128|neox|nhd|N=1'
 "$bin" bench --case "$case_id" --mode cold --json "$out/cold-floor.json"
 # The floor's kernel is timer.cu's empty_kernel; ncu profiles its first 20 launches (the floor
-# measured before the first case) and lets every other kernel run unprofiled.
+# measured before the first case) and lets every other kernel run unprofiled. Warm mode: ncu
+# serialises kernels, so cold mode's stream hold (a spinning kernel that the host releases)
+# cannot work under it, and an empty kernel's duration does not depend on the mode.
 "$ncu" --kernel-name regex:empty_kernel --launch-count 20 --cache-control all \
   --clock-control none --metrics gpu__time_duration.sum --csv --print-units base \
-  "$bin" bench --case "$case_id" --mode cold --json "$out/cold-floor-under-ncu.json" \
+  "$bin" bench --case "$case_id" --mode warm --json "$out/cold-floor-under-ncu.json" \
   >"$out/ncu-empty-kernel.csv" 2>"$out/ncu-empty-kernel.log"
 python3 - "$out/cold-floor.json" "$out/ncu-empty-kernel.csv" <<'PY'
 import csv, json, statistics, sys
@@ -34,10 +36,12 @@ rows = [r for r in csv.reader(open(sys.argv[2])) if len(r) > 5]
 vals = []
 for r in rows[1:]:
     try:
-        vals.append(float(r[-1]) / 1e3)  # ns -> us
+        vals.append(float(r[-1].replace(",", "")) / 1e3)  # ns -> us
     except ValueError:
         pass
 print(f"tool cold floor (held window around an empty kernel), us: {floor}")
+print(f"tool cold event pair (subtracted from every cold sample), us: "
+      f"{rep['device'].get('cold_event_pair_us', 'absent (cold samples hold the whole window)')}")
 if vals:
     print(f"ncu gpu__time_duration of the empty kernel, us: median {statistics.median(vals):.3f} "
           f"over {len(vals)} launches (min {min(vals):.3f}, max {max(vals):.3f})")

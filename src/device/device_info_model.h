@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +29,11 @@ struct DeviceInfo {
   // Each measurement of the floor (mode name -> [at the start of the run, at its end]);
   // launch_floor_us holds the lower. Empty in reports written before the key existed.
   std::map<std::string, std::vector<double>> launch_floor_runs_us;
+  // Cold mode: the window of the event pair alone (start and stop event with nothing between,
+  // in the same held, flushed state), subtracted from every cold sample of the run
+  // (docs/methodology.md, "Cold mode"). NaN in runs without cold mode and in reports written
+  // before cold samples were net of it, whose cold samples hold the whole window.
+  double cold_event_pair_us = std::numeric_limits<double>::quiet_NaN();
 
   // Results are only comparable on the same GPU, driver and CUDA runtime: name|sms|driver|runtime.
   std::string fingerprint() const;

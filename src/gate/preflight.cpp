@@ -38,6 +38,12 @@ std::vector<std::string> timing_differences(const TimingOptions& b, const Timing
   return d;
 }
 
+bool has_mode(const Report& r, const char* mode) {
+  for (const CaseResult& c : r.cases)
+    if (c.mode == mode) return true;
+  return false;
+}
+
 std::vector<std::string> environment_differences(const DeviceInfo& b, const DeviceInfo& o) {
   std::vector<std::string> d;
   differ(d, "device", "'" + b.name + "'", "'" + o.name + "'");
@@ -89,7 +95,18 @@ Preflight preflight(const Report& baseline, const Report& other, const std::stri
     if (!force) return refuse(CompareExit::usage, why + "; use --force to compare anyway");
     p.warnings.push_back(why + forced);
   }
-  if (const auto d = timing_differences(baseline.timing, other.timing); !d.empty()) {
+  std::vector<std::string> timing = timing_differences(baseline.timing, other.timing);
+  // Cold samples net of the event pair in one report and not in the other are ~1.4 us apart
+  // on an H200 for the same kernel: not comparable (only matters when both timed cold mode).
+  if (std::isfinite(baseline.device.cold_event_pair_us) !=
+          std::isfinite(other.device.cold_event_pair_us) &&
+      has_mode(baseline, "cold") && has_mode(other, "cold"))
+    timing.push_back(std::string("cold samples ") +
+                     (std::isfinite(baseline.device.cold_event_pair_us) ? "net of" : "include") +
+                     " the event pair vs " +
+                     (std::isfinite(other.device.cold_event_pair_us) ? "net of" : "include") +
+                     " it");
+  if (const auto& d = timing; !d.empty()) {
     const std::string why = "timing settings differ (baseline vs " + what + "): " + join(d);
     if (!force) return refuse(CompareExit::usage, why + "; use --force to compare anyway");
     p.warnings.push_back(why + forced);

@@ -118,6 +118,8 @@ DeviceInfo read_device(const JsonField& j) {
   d.copy_bandwidth_gbps = j.at("copy_bandwidth_gbps").as_number_or_nan();
   for (const JsonField& floor : j.at("launch_floor_us").members())
     d.launch_floor_us[floor.key()] = floor.as_number_or_nan();
+  if (auto pair = j.find("cold_event_pair_us"))  // optional: cold samples net of the event pair
+    d.cold_event_pair_us = pair->as_number_or_nan();
   if (auto runs = j.find("launch_floor_runs_us"))  // optional: each floor measurement, per mode
     for (const JsonField& mode : runs->members())
       for (const JsonField& us : mode.elements())

@@ -1,5 +1,7 @@
 // The report as JSON (docs/report-schema.json is the contract): the to_json of each struct, and
 // the report written whole or not at all.
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.h"
@@ -58,6 +60,7 @@ void to_json(json& j, const DeviceInfo& d) {
            {"launch_floor_us", d.launch_floor_us},
            {"fingerprint", d.fingerprint()}};
   if (!d.launch_floor_runs_us.empty()) j["launch_floor_runs_us"] = d.launch_floor_runs_us;
+  if (std::isfinite(d.cold_event_pair_us)) j["cold_event_pair_us"] = d.cold_event_pair_us;
 }
 
 void to_json(json& j, const VariantResult& v) {

@@ -132,6 +132,7 @@ int run_bench(const RunRequest& inv) {
   if (!interrupted() && !context_lost()) measure_floors();
   for (const auto& [mode, runs] : report.device.launch_floor_runs_us)
     report.device.launch_floor_us[mode] = *std::min_element(runs.begin(), runs.end());
+  report.device.cold_event_pair_us = timer.cold_event_pair_us();
   add_bench_rows(report, cases, inv.timing.modes, inv.keep_samples);
   report.complete = !interrupted() && !context_lost();
   const TableFormat format = inv.markdown ? TableFormat::markdown : TableFormat::text;

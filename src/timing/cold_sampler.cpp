@@ -18,7 +18,7 @@ double ColdSampler::sample(std::size_t index) {
     const double us = events_.elapsed_ms() * 1e3;
     // A hold that gave up let the flush and launch start while the host was still queueing:
     // that sample may include the host, so it is taken again.
-    if (!hold_.timed_out()) return us;
+    if (!hold_.timed_out()) return us - event_pair_us_;
     if (attempt == kAttempts)
       throw std::runtime_error("cold mode: the stream hold timed out " + std::to_string(kAttempts) +
                                " times in a row sampling " + v.name +

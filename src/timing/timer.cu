@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 
@@ -48,13 +49,34 @@ struct Timer::Impl {
   SmClockProbe clock;
   StreamHold hold;                    // cold mode
   std::unique_ptr<L2Flush> l2_flush;  // cold mode: made the first time cold mode is used
+  double cold_event_pair_us = std::numeric_limits<double>::quiet_NaN();  // with l2_flush
+
+  // The median cold window with no launch between the events: what the event pair itself adds
+  // to a cold sample. Measured on the same hold and flush as the samples, after a few discarded
+  // ones (the first use of the flush buffer and events).
+  double measure_cold_event_pair() {
+    const std::vector<TimedVariant> nothing{
+        TimedVariant{"event pair", [](cudaStream_t) { return cudaSuccess; }}};
+    ColdSampler sampler(stream.get(), events, hold, *l2_flush, nothing, 0.0);
+    constexpr int kDiscarded = 5, kSamples = 101;
+    std::vector<double> us;
+    for (int i = 0; i < kDiscarded + kSamples; ++i) {
+      const double s = sampler.sample(0);
+      if (i >= kDiscarded) us.push_back(s);
+    }
+    return summarize(us).median;
+  }
 
   // The one place a timing mode becomes its sampler.
   std::unique_ptr<Sampler> make_sampler(TimingMode mode, const std::vector<TimedVariant>& v) {
     switch (mode) {
       case TimingMode::cold:
-        if (!l2_flush) l2_flush = std::make_unique<L2Flush>(device.l2_bytes);
-        return std::make_unique<ColdSampler>(stream.get(), events, hold, *l2_flush, v);
+        if (!l2_flush) {
+          l2_flush = std::make_unique<L2Flush>(device.l2_bytes);
+          cold_event_pair_us = measure_cold_event_pair();
+        }
+        return std::make_unique<ColdSampler>(stream.get(), events, hold, *l2_flush, v,
+                                             cold_event_pair_us);
       case TimingMode::warm:
         return std::make_unique<WarmSampler>(stream.get(), events, options.batch_launches, v);
       case TimingMode::graph:
@@ -72,6 +94,10 @@ Timer::Timer(const TimingOptions& options, const DeviceInfo& device) : impl_(new
 }
 
 Timer::~Timer() = default;
+
+double Timer::cold_event_pair_us() const {
+  return impl_->cold_event_pair_us;
+}
 
 cudaStream_t Timer::stream() const {
   return impl_->stream.get();

@@ -43,6 +43,10 @@ class Timer {
   // "Floors").
   double launch_floor_us(TimingMode mode, int round_size);
 
+  // Cold mode's event-pair window (cold_sampler.h), measured the first time cold mode is used;
+  // NaN until then.
+  double cold_event_pair_us() const;
+
   cudaStream_t stream() const;
 
  private:
