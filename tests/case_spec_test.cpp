@@ -33,10 +33,23 @@ TEST(EnumNames, ExactNames) {
   EXPECT_EQ(cache_dtype_names(), (std::vector<std::string>{"auto", "fp8_e4m3", "fp8_e5m2"}));
   EXPECT_EQ(slot_mode_names(),
             (std::vector<std::string>{"mixed", "padded", "all_invalid", "rope_only"}));
-  EXPECT_EQ(timing_mode_names(), (std::vector<std::string>{"cold", "warm", "graph", "wall"}));
+  EXPECT_EQ(timing_mode_names(), (std::vector<std::string>{"cold", "warm", "graph", "wall",
+                                                           "producer", "producer_pdl"}));
   EXPECT_EQ(to_string(ScaleKind::per_head), "head");
   EXPECT_EQ(to_string(CacheDType::auto_), "auto");
   EXPECT_EQ(to_string(TimingMode::graph), "graph");
+}
+
+TEST(EnumNames, EveryTimingModeRoundTripsAndOnlyTheProducerModesAddTime) {
+  for (const std::string& name : timing_mode_names()) {
+    const std::optional<TimingMode> m = parse_timing_mode(name);
+    ASSERT_TRUE(m) << name;
+    EXPECT_EQ(to_string(*m), name);
+    EXPECT_EQ(is_producer_mode(*m), name == "producer" || name == "producer_pdl") << name;
+    EXPECT_EQ(launches_with_pdl(*m), name == "producer_pdl") << name;
+  }
+  EXPECT_FALSE(parse_timing_mode("producer-pdl"));
+  EXPECT_FALSE(parse_timing_mode("pdl"));
 }
 
 TEST(EnumNames, AliasesAndRejects) {

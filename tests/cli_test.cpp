@@ -77,6 +77,12 @@ TEST(Cli, TimingFlagsReplaceTheConfigsSettingsOneByOne) {
   EXPECT_EQ(inv.timing.modes, (std::vector<TimingMode>{TimingMode::cold, TimingMode::wall}));
 }
 
+TEST(Cli, TheProducerModesAreModesOfTheModeFlag) {
+  const CliInvocation inv = parse_ok({"bench", "--mode", "producer,producer_pdl,producer"});
+  EXPECT_EQ(inv.timing.modes,
+            (std::vector<TimingMode>{TimingMode::producer, TimingMode::producer_pdl}));
+}
+
 TEST(Cli, RepeatedAxisFlagsAddUp) {
   const CliInvocation inv = parse_ok({"validate", "--dtype", "bf16", "--dtype", "fp16,fp32",
                                       "--tokens", "pow2:1:4", "--tokens", "7"});
@@ -300,7 +306,8 @@ TEST(Cli, EveryBadInputIsOneLineAndExitFour) {
       {{"bench", "--max-noise", "-1"}, {"--max-noise", "'-1'"}},
       {{"bench", "--min-time", "soon"}, {"--min-time", "'soon'"}},
       {{"bench", "--timeout", "0.01", "--min-time", "1"}, {"--timeout", "shorter than min time"}},
-      {{"bench", "--mode", "hot"}, {"--mode", "'hot'", "cold, warm, graph, wall"}},
+      {{"bench", "--mode", "hot"},
+       {"--mode", "'hot'", "cold, warm, graph, wall, producer, producer_pdl"}},
       {{"bench", "--mode", "graph,"}, {"--mode", "empty value"}},
       {{"bench", "--graph-launches", "0"}, {"--graph-launches", "'0'"}},
       {{"bench", "--json", ""}, {"--json", "empty path"}},

@@ -90,7 +90,7 @@ TEST(ReportChecks, ImpossibleSpeedupsAreRefused) {
 TEST(ReportChecks, UnknownModesAndRepeatsAreRefused) {
   EXPECT_EQ(error_after([](json& j) { j["cases"][0]["mode"] = "warp"; }),
             "cases[0].mode: unknown mode 'warp' (\"\" when not timed, or one of cold, warm, "
-            "graph, wall)");
+            "graph, wall, producer, producer_pdl)");
   EXPECT_EQ(error_after([](json& j) { j["cases"][1]["mode"] = "graph"; }),
             "cases[1]: repeats cases[0] (id 'bf16|auto|32x8x128|neox|nhd|N=128', mode 'graph')");
   EXPECT_EQ(error_after([](json& j) { j["cases"][0]["variants"][3]["variant"] = "fused"; }),

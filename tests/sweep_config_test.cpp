@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include <fstream>
+#include <set>
 
 #include "plan/sweep_plan.h"
 
@@ -228,6 +229,26 @@ TEST(CommittedConfigs, FullMatrixCoversTheValidationMatrix) {
                            "fp32|", "mla:16|neox", "mla:16|gptj", "fp8_e5m2", "32x1x128", "8x8x256",
                            "32x8x80|gptj|packed_hnd|N=16384|rot=40", "bs=64"})
     EXPECT_TRUE(has(text)) << text;
+}
+
+TEST(CommittedConfigs, PdlTimesBothProducerModesOverItsSixteenCases) {
+  const SweepConfig pdl = load_ok(config_path("pdl.json"));
+  EXPECT_EQ(pdl.timing.modes,
+            (std::vector<TimingMode>{TimingMode::producer, TimingMode::producer_pdl}));
+  EXPECT_EQ(pdl.timing.passes, 3);
+  const SweepPlan p = plan_sweep(pdl.axes, pdl.extra_cases);
+  EXPECT_TRUE(p.dropped.empty());
+  ASSERT_EQ(p.cases.size(), 2u * 2 * 4);
+  std::set<std::string> ids;
+  for (const CaseSpec& c : p.cases) {
+    EXPECT_EQ(c.dtype, DType::bf16);
+    EXPECT_EQ(c.style, RopeStyle::neox);
+    EXPECT_EQ(c.layout.name(), "nhd");
+    ids.insert(c.id());
+  }
+  for (const char* id :
+       {"bf16|auto|32x32x128|neox|nhd|N=1", "bf16|fp8_e4m3|32x8x128|neox|nhd|N=2048"})
+    EXPECT_EQ(ids.count(id), 1u) << id;
 }
 
 TEST(CommittedConfigs, DecodePrefillAndSmokeLoadWithTheirModes) {

@@ -8,7 +8,7 @@ namespace rkv {
 namespace {
 
 VariantSamples pass(std::vector<double> us, std::vector<double> mhz, StopReason stop) {
-  return VariantSamples{"fused", std::move(us), std::move(mhz), stop};
+  return VariantSamples{"fused", std::move(us), std::move(mhz), stop, {}};
 }
 
 TEST(SummarizePasses, PoolsSamplesAndKeepsEachPass) {

@@ -11,7 +11,9 @@
 #include "history/history_store.h"
 #include "history/history_text.h"
 #include "history/trend.h"
+#include "plan/sweep_axes.h"
 #include "plan/timing_options.h"
+#include "text/lists.h"
 
 namespace rkv {
 namespace {
@@ -79,8 +81,8 @@ std::optional<HistoryRequest> history_request(const HistoryFlags& f) {
     r.case_id = f.case_id;
     if (f.show->get_option("--mode")->count()) {
       if (!parse_timing_mode(f.mode))
-        usage_fail("--mode: '" + f.mode +
-                   "' is not a timing mode (one of cold, warm, graph, wall)");
+        usage_fail("--mode: '" + f.mode + "' is not a timing mode (one of " +
+                   join(timing_mode_names()) + ")");
       r.mode = f.mode;
     }
   } else {

@@ -1,8 +1,26 @@
 #include "device/captured_graph.h"
 
+#include <vector>
+
 #include "device/cuda_check.h"
 
 namespace rkv {
+namespace {
+
+int count_programmatic_edges(cudaGraph_t graph) {
+  std::size_t n = 0;
+  if (cudaGraphGetEdges(graph, nullptr, nullptr, nullptr, &n) != cudaSuccess) return 0;
+  std::vector<cudaGraphNode_t> from(n), to(n);
+  std::vector<cudaGraphEdgeData> data(n);
+  if (n == 0 || cudaGraphGetEdges(graph, from.data(), to.data(), data.data(), &n) != cudaSuccess)
+    return 0;
+  int programmatic = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    programmatic += data[i].type == cudaGraphDependencyTypeProgrammatic;
+  return programmatic;
+}
+
+}  // namespace
 
 CapturedGraph::CapturedGraph(cudaStream_t stream, int launches, const Launch& launch,
                              const std::string& name)
@@ -19,6 +37,7 @@ CapturedGraph::CapturedGraph(cudaStream_t stream, int launches, const Launch& la
     throw CudaError("capturing " + name, launch_error);
   }
   cuda_check(end, "ending the capture of " + name);
+  programmatic_edges_ = count_programmatic_edges(graph);
   const cudaError_t inst = cudaGraphInstantiate(&exec_, graph, 0);
   cudaGraphDestroy(graph);
   cuda_check(inst, "instantiating the graph of " + name);

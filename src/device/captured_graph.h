@@ -22,10 +22,15 @@ class CapturedGraph {
 
   void replay(cudaStream_t stream) const;
   int launches() const { return launches_; }
+  // Edges of the captured graph of type cudaGraphDependencyTypeProgrammatic: what a launch with
+  // programmatic stream serialization (PDL) becomes under stream capture (CUDA 12.3 and later).
+  // 0 when nothing was launched with PDL, or when the capture dropped the attribute.
+  int programmatic_edges() const { return programmatic_edges_; }
 
  private:
   cudaGraphExec_t exec_ = nullptr;
   int launches_ = 0;
+  int programmatic_edges_ = 0;
   std::string name_;
 };
 

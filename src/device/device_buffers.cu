@@ -185,8 +185,19 @@ void plant_specials_device(void* dst, DType dtype, std::int64_t n) {
   cuda_check(cudaGetLastError(), "plant_specials_kernel");
 }
 
-DeviceCase::DeviceCase(const CaseSpec& spec)
-    : plan(make_tensor_plan(spec)), host(make_host_inputs(plan)) {
+namespace {
+
+// The case's q/k/v values (from its seed, with the specials planted when asked), at `dst`.
+void fill_qkv_device(void* dst, const CaseSpec& spec, const TensorPlan& plan) {
+  const std::int64_t n = plan.tokens * plan.row_elems;
+  fill_values_device(dst, spec.dtype, n, spec.seed, static_cast<std::uint64_t>(FillStream::qkv));
+  if (spec.values == FillValues::specials) plant_specials_device(dst, spec.dtype, n);
+}
+
+}  // namespace
+
+DeviceCase::DeviceCase(const CaseSpec& spec_in)
+    : spec(spec_in), plan(make_tensor_plan(spec)), host(make_host_inputs(plan)) {
   const std::uint64_t seed = spec.seed;
   positions = DeviceBuffer(plan.tokens * 8, "positions");
   positions.upload(host.positions.data(), positions.bytes());
@@ -209,10 +220,7 @@ DeviceCase::DeviceCase(const CaseSpec& spec)
         out->v_cache = DeviceBuffer(plan.cache_bytes(), "value cache", off);
     }
   }
-  fill_values_device(slot_a.qkv.get(), spec.dtype, plan.tokens * plan.row_elems, seed,
-                     static_cast<std::uint64_t>(FillStream::qkv));
-  if (spec.values == FillValues::specials)
-    plant_specials_device(slot_a.qkv.get(), spec.dtype, plan.tokens * plan.row_elems);
+  fill_qkv_device(slot_a.qkv.get(), spec, plan);
   // Each sentinel-filled buffer gets its own pattern (seed offsets), so a copy between them shows.
   fill_sentinel_device(slot_a.query_out.get(), slot_a.query_out.bytes(), seed + 1);
   fill_sentinel_device(slot_a.k_cache.get(), slot_a.k_cache.bytes(), seed + 2);
@@ -226,6 +234,12 @@ DeviceCase::DeviceCase(const CaseSpec& spec)
       cuda_check(cudaMemcpy(to->get(), from->get(), from->bytes(), cudaMemcpyDeviceToDevice),
                  "copying slot A's inputs into slot B");
   cuda_check(cudaDeviceSynchronize(), "preparing case buffers");
+}
+
+void DeviceCase::make_pristine_qkv() {
+  pristine_qkv = DeviceBuffer(plan.qkv_bytes(), "pristine qkv", spec.misalign);
+  fill_qkv_device(pristine_qkv.get(), spec, plan);
+  cuda_check(cudaDeviceSynchronize(), "filling the pristine qkv");
 }
 
 const char* to_string(OutputSlot s) {

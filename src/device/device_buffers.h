@@ -55,14 +55,23 @@ struct SlotAssignment {
 };
 
 struct DeviceCase {
+  CaseSpec spec;
   TensorPlan plan;
   HostInputs host;
   DeviceBuffer positions, slots, k_scale, v_scale, cos_sin;
   OutputBuffers slot_a, slot_b;
+  // The q/k/v bytes both slots started with, kept apart for the producer modes' producer, which
+  // copies them into a slot before every launch (so in-place rotation never drifts the data).
+  // Empty until make_pristine_qkv().
+  DeviceBuffer pristine_qkv;
 
   // Allocates, fills q/k/v from the seed, pre-fills caches and query_out with the sentinel
   // pattern, uploads the small inputs and makes slot B a byte copy of slot A.
   explicit DeviceCase(const CaseSpec& spec);
+
+  // Fills pristine_qkv (same size and misalignment as a slot's qkv) with the bytes the slots
+  // started with, regenerated from the seed: callable after kernels have rotated the slots.
+  void make_pristine_qkv();
 
   OutputBuffers& outputs(OutputSlot s) { return s == OutputSlot::a ? slot_a : slot_b; }
   const OutputBuffers& outputs(OutputSlot s) const { return s == OutputSlot::a ? slot_a : slot_b; }

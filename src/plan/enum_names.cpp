@@ -50,10 +50,10 @@ const NameTable<FillValues>& fill_values_table() {
   return t;
 }
 const NameTable<TimingMode>& timing_table() {
-  static const NameTable<TimingMode> t{{TimingMode::cold, "cold"},
-                                       {TimingMode::warm, "warm"},
-                                       {TimingMode::graph, "graph"},
-                                       {TimingMode::wall, "wall"}};
+  static const NameTable<TimingMode> t{
+      {TimingMode::cold, "cold"},         {TimingMode::warm, "warm"},
+      {TimingMode::graph, "graph"},       {TimingMode::wall, "wall"},
+      {TimingMode::producer, "producer"}, {TimingMode::producer_pdl, "producer_pdl"}};
   return t;
 }
 

@@ -12,7 +12,8 @@ namespace rkv {
 
 const std::vector<TimingFieldInfo>& timing_fields() {
   static const std::vector<TimingFieldInfo> fields{
-      {TimingField::modes, "modes", "--mode", "LIST", "timing modes: cold, warm, graph, wall"},
+      {TimingField::modes, "modes", "--mode", "LIST",
+       "timing modes: cold, warm, graph, wall, producer, producer_pdl"},
       {TimingField::min_samples, "min_samples", "--min-samples", "INT",
        "samples per variant before the noise target may stop sampling"},
       {TimingField::max_noise, "max_noise", "--max-noise", "PERCENT",
@@ -24,7 +25,8 @@ const std::vector<TimingFieldInfo>& timing_fields() {
       {TimingField::warmup_s, "warmup_s", "--warmup", "SECONDS", "warm-up time per case"},
       {TimingField::warmup_min, "warmup_min", "--warmup-min", "INT", "warm-up launches at least"},
       {TimingField::graph_launches, "graph_launches", "--graph-launches", "INT",
-       "launches captured per CUDA graph (graph mode)"},
+       "launches captured per CUDA graph (graph mode; [producer, variant] pairs in the producer "
+       "modes)"},
       {TimingField::wall_launches, "wall_launches", "--wall-launches", "INT",
        "launches per host-clock sample (wall mode)"},
       {TimingField::batch_launches, "batch_launches", "--batch-launches", "INT",

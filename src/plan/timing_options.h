@@ -8,9 +8,22 @@
 
 namespace rkv {
 
-enum class TimingMode { cold, warm, graph, wall };
+// producer and producer_pdl time what a variant adds after a producer kernel that writes the
+// case's q/k/v, in a CUDA graph; producer_pdl launches the variant's kernels with programmatic
+// dependent launch (docs/methodology.md, "What PDL saves: the producer modes").
+enum class TimingMode { cold, warm, graph, wall, producer, producer_pdl };
 std::string to_string(TimingMode m);
 std::optional<TimingMode> parse_timing_mode(const std::string& s);
+
+// The modes whose samples are an added time (with the producer minus the producer alone), not a
+// launch's own time: such a sample can be near zero or negative.
+inline bool is_producer_mode(TimingMode m) {
+  return m == TimingMode::producer || m == TimingMode::producer_pdl;
+}
+// The mode launches the timed kernels with programmatic dependent launch.
+inline bool launches_with_pdl(TimingMode m) {
+  return m == TimingMode::producer_pdl;
+}
 
 // The order of the variants within one sampling round (sampling_driver.h). `rotating` starts
 // round r at variant r mod n, so each variant is the one sampled right after the SM clock probe
@@ -38,9 +51,11 @@ struct TimingOptions {
   double timeout_s = 2.0;
   double warmup_s = 0.02;  // warm-up by time, with at least warmup_min launches
   int warmup_min = 3;
-  int graph_launches = 100;  // launches captured per graph (graph mode: one sample = one replay)
-  int wall_launches = 100;   // launches per host-clock sample (wall mode)
-  int batch_launches = 20;   // launches per event pair in warm mode (one sample = batch mean)
+  // Launches captured per graph (graph mode: one sample = one replay; the producer modes: the
+  // repetitions of [producer, variant] per graph).
+  int graph_launches = 100;
+  int wall_launches = 100;  // launches per host-clock sample (wall mode)
+  int batch_launches = 20;  // launches per event pair in warm mode (one sample = batch mean)
   // Passes over the whole sweep. Each pass times every case afresh (new buffers, new graphs, the
   // stopping rule from the start), seconds apart; the statistics pool every pass's samples and
   // the speedup interval spans every pass's (stats.h, pooled_speedup). More than one pass is what

@@ -34,13 +34,14 @@ void ordered(const JsonField& j, const char* lower_key, double lower, const char
 
 }  // namespace
 
-void check_summary(const JsonField& j, const Summary& s) {
+void check_summary(const JsonField& j, const Summary& s, bool added) {
   not_negative(j, "n", s.n);
-  const std::pair<const char*, double> times[] = {
-      {"min_us", s.min}, {"q1_us", s.q1},     {"median_us", s.median}, {"q3_us", s.q3},
-      {"max_us", s.max}, {"mean_us", s.mean}, {"stdev_us", s.stdev}};
+  not_negative(j, "stdev_us", s.stdev);
+  const std::pair<const char*, double> times[] = {{"min_us", s.min},       {"q1_us", s.q1},
+                                                  {"median_us", s.median}, {"q3_us", s.q3},
+                                                  {"max_us", s.max},       {"mean_us", s.mean}};
   for (const auto& [key, v] : times)
-    not_negative(j, key, v);
+    if (!added) not_negative(j, key, v);
   ordered(j, "min_us", s.min, "q1_us", s.q1);
   ordered(j, "q1_us", s.q1, "median_us", s.median);
   ordered(j, "median_us", s.median, "q3_us", s.q3);

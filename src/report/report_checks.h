@@ -12,8 +12,10 @@
 namespace rkv {
 
 // Counts and times not negative; min <= q1 <= median <= q3 <= max where all are numbers (an
-// empty summary may hold NaN, written as null).
-void check_summary(const JsonField& j, const Summary& s);
+// empty summary may hold NaN, written as null). `added`: the summary of a producer-mode variant,
+// whose samples are differences (added time over the producer alone): its times may be negative
+// (the standard deviation may not).
+void check_summary(const JsonField& j, const Summary& s, bool added = false);
 // median, lo, hi and every pass median positive; lo <= median <= hi.
 void check_speedup(const JsonField& j, const SpeedupEstimate& s);
 // id equals spec's id; the spec is a case the planner would run (so the schema's minimums of

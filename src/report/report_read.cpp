@@ -14,7 +14,8 @@
 namespace rkv {
 namespace {
 
-Summary read_summary(const JsonField& j) {
+// `added`: the statistics of a producer-mode variant, whose times may be negative.
+Summary read_summary(const JsonField& j, bool added = false) {
   Summary s;
   s.n = j.at("n").as_int32();
   s.median = j.at("median_us").as_number_or_nan();
@@ -25,7 +26,7 @@ Summary read_summary(const JsonField& j) {
   s.mean = j.at("mean_us").as_number_or_nan();
   s.stdev = j.at("stdev_us").as_number_or_nan();
   // rel_noise is derived from the quartiles; it is written for readers, not read back.
-  check_summary(j, s);
+  check_summary(j, s, added);
   return s;
 }
 
@@ -127,16 +128,19 @@ DeviceInfo read_device(const JsonField& j) {
   return d;
 }
 
-VariantResult read_variant(const JsonField& j) {
+// `added`: the case's mode is a producer mode (its times are added times).
+VariantResult read_variant(const JsonField& j, bool added) {
   VariantResult v;
-  v.us = read_summary(j);  // the statistics sit beside the variant's name
+  v.us = read_summary(j, added);  // the statistics sit beside the variant's name
   v.variant = to_string(j.at("variant").as_enum(parse_variant));
   v.stop_reason = j.at("stop_reason").as_string();
   v.throttled_samples = j.at("throttled_samples").as_int32();
   v.sm_clock_mhz_median = j.at("sm_clock_mhz_median").as_number_or_nan();
   if (auto passes = j.find("passes"))  // reports before passes lack it
     for (const JsonField& p : passes->elements())
-      v.passes.push_back(read_summary(p));
+      v.passes.push_back(read_summary(p, added));
+  // Optional (the producer modes): the producer-alone time the samples subtracted.
+  if (auto producer = j.find("producer_us")) v.producer_us = read_summary(*producer);
   // Optional (bench --samples, and reports before output slots were recorded): empty when absent.
   if (auto slots = j.find("output_slots"))
     for (const JsonField& slot : slots->elements()) {
@@ -164,8 +168,10 @@ CaseResult read_case(const JsonField& j) {
   c.mismatches = v.at("mismatches").as_int();
   c.first_mismatch = v.at("first_mismatch").as_string();
   c.detail = v.at("detail").as_string();
+  const std::optional<TimingMode> mode = parse_timing_mode(c.mode);
+  const bool added = mode && is_producer_mode(*mode);
   for (const JsonField& e : j.at("variants").elements())
-    c.variants.push_back(read_variant(e));
+    c.variants.push_back(read_variant(e, added));
   const JsonField speedup = j.at("speedup");
   if (!speedup.is_null()) c.speedup = read_speedup(speedup);
   c.min_bytes = j.at("min_bytes").as_int();

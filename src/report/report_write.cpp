@@ -72,6 +72,7 @@ void to_json(json& j, const VariantResult& v) {
   j["passes"] = v.passes;
   if (!v.output_slots.empty()) j["output_slots"] = v.output_slots;
   if (!v.raw_us.empty()) j["raw_us"] = v.raw_us;
+  if (v.producer_us) j["producer_us"] = *v.producer_us;
 }
 
 void to_json(json& j, const CaseResult& c) {

@@ -233,6 +233,12 @@ std::string mode_description(const std::string& mode) {
   if (mode == "warm") return "warm L2, back-to-back launches";
   if (mode == "graph") return "CUDA graph replay, time per launch";
   if (mode == "wall") return "host clock over many launches, as a Python caller sees it";
+  if (mode == "producer")
+    return "time added after a producer of q/k/v in a CUDA graph (speedup = added pair / added "
+           "fused)";
+  if (mode == "producer_pdl")
+    return "time added after a producer of q/k/v in a CUDA graph, launched with PDL (speedup = "
+           "added pair / added fused)";
   return "";
 }
 

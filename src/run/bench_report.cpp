@@ -16,6 +16,13 @@ const char* slot_of(const std::string& variant, SlotAssignment slots) {
 
 }  // namespace
 
+bool added_time_resolved(const VariantResult& v) {
+  if (!(v.us.q1 >= kMinAddedUsForSpeedup)) return false;
+  for (const Summary& p : v.passes)
+    if (!(p.q1 >= kMinAddedUsForSpeedup)) return false;
+  return true;
+}
+
 CaseResult case_row(const BenchCase& c, std::size_t mode_index, TimingMode mode,
                     const DeviceInfo& device, bool keep_samples) {
   CaseResult r = c.base;
@@ -37,11 +44,13 @@ CaseResult case_row(const BenchCase& c, std::size_t mode_index, TimingMode mode,
   r.floor_us = static_cast<double>(r.min_bytes) / (device.copy_bandwidth_gbps * 1e3);
   const VariantResult* fused = r.find_variant(Variant::fused);
   const VariantResult* pair = r.find_variant(Variant::pair);
-  if (fused != nullptr && fused->us.median > 0) {
+  const bool added = is_producer_mode(mode);
+  if (fused != nullptr && fused->us.median > 0 && !added) {
     r.fused_gbps = static_cast<double>(r.min_bytes) / (fused->us.median * 1e3);
     r.fused_pct_of_bandwidth = 100.0 * r.fused_gbps / device.copy_bandwidth_gbps;
   }
-  if (fused != nullptr && pair != nullptr)
+  if (fused != nullptr && pair != nullptr &&
+      (!added || (added_time_resolved(*fused) && added_time_resolved(*pair))))
     r.speedup = pooled_speedup(pair->us, fused->us, pair->passes, fused->passes);
   return r;
 }

@@ -13,9 +13,22 @@
 
 namespace rkv {
 
+// The producer modes time what a variant adds over the producer, which can be ~0 (PDL hid it) or
+// negative: a ratio of two added times is only made when every lower quartile of both (pooled
+// and per pass) is at least this, in microseconds. Ten times what two cudaEvent readings (about
+// 0.5 us each) resolve over a graph of 100 launches; below it the ratio says how much of a
+// prologue PDL hid rather than what either variant costs, and one tenth of a microsecond moves
+// it by whole multiples. docs/methodology.md, "What PDL saves: the producer modes".
+inline constexpr double kMinAddedUsForSpeedup = 0.1;
+
+// Whether an added time (a producer-mode variant) is large enough to divide by.
+bool added_time_resolved(const VariantResult& v);
+
 // The case's row in mode `mode` (index `mode_index` of the run's modes), from the passes it was
 // timed in so far; `keep_samples` copies every raw sample into the variants (bench --samples).
-// The speedup's interval is not final until set_speedup_intervals has seen the whole run.
+// The speedup's interval is not final until set_speedup_intervals has seen the whole run. In the
+// producer modes the speedup is added pair / added fused, made only when both are resolved, and
+// fused_gbps / fused_pct_of_bandwidth stay 0 (bytes over an added time mean nothing).
 CaseResult case_row(const BenchCase& c, std::size_t mode_index, TimingMode mode,
                     const DeviceInfo& device, bool keep_samples);
 

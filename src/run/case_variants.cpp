@@ -1,18 +1,47 @@
 #include "run/case_variants.h"
 
+#include <stdexcept>
+
+#include "pdl_producer.h"
 #include "plan/variant.h"
 #include "rope_kv.h"
 #include "unfused_pair.h"
 
 namespace rkv {
+namespace {
 
-std::vector<TimedVariant> case_variants(const DeviceCase& dc, SlotAssignment slots) {
-  const RopeKvArgs fused = dc.args(slots.fused), pair = dc.args(slots.pair);
-  return {
-      {to_string(Variant::fused), [fused](cudaStream_t s) { return rope_kv_fused(fused, s); }},
-      {to_string(Variant::pair), [pair](cudaStream_t s) { return unfused_pair(pair, s); }},
-      {to_string(Variant::rope), [pair](cudaStream_t s) { return rope_inplace(pair, s); }},
-      {to_string(Variant::cache_write), [pair](cudaStream_t s) { return cache_write(pair, s); }}};
+using Launch = std::function<cudaError_t(cudaStream_t)>;
+
+// The producer of one output slot: copies the case's pristine q/k/v over the slot's qkv.
+Launch producer_of(const DeviceCase& dc, OutputSlot slot) {
+  if (dc.pristine_qkv.get() == nullptr)
+    throw std::logic_error("producer mode: the case has no pristine qkv (make_pristine_qkv)");
+  void* dst = dc.outputs(slot).qkv.get();
+  const void* src = dc.pristine_qkv.get();
+  const auto bytes = static_cast<std::size_t>(dc.pristine_qkv.bytes());
+  return [dst, src, bytes](cudaStream_t s) { return launch_pdl_producer(dst, src, bytes, 0, s); };
+}
+
+}  // namespace
+
+std::vector<TimedVariant> case_variants(const DeviceCase& dc, SlotAssignment slots,
+                                        TimingMode mode) {
+  RopeKvArgs fused = dc.args(slots.fused), pair = dc.args(slots.pair);
+  fused.programmatic_dependent_launch = pair.programmatic_dependent_launch =
+      launches_with_pdl(mode);
+  std::vector<TimedVariant> v = {
+      {to_string(Variant::fused), [fused](cudaStream_t s) { return rope_kv_fused(fused, s); }, {}},
+      {to_string(Variant::pair), [pair](cudaStream_t s) { return unfused_pair(pair, s); }, {}},
+      {to_string(Variant::rope), [pair](cudaStream_t s) { return rope_inplace(pair, s); }, {}},
+      {to_string(Variant::cache_write),
+       [pair](cudaStream_t s) { return cache_write(pair, s); },
+       {}}};
+  if (is_producer_mode(mode)) {
+    v[0].producer = producer_of(dc, slots.fused);
+    for (std::size_t i = 1; i < v.size(); ++i)
+      v[i].producer = producer_of(dc, slots.pair);
+  }
+  return v;
 }
 
 }  // namespace rkv

@@ -1,6 +1,7 @@
 // One timing mode's way of taking one sample of one variant (cold_sampler.h, warm_sampler.h,
-// graph_sampler.h, wall_sampler.h). A sampler knows nothing of order, warm-up or stopping: the
-// sampling driver (sampling_driver.h) decides which variant is sampled when, and for how long.
+// graph_sampler.h, wall_sampler.h, producer_sampler.h). A sampler knows nothing of order, warm-up
+// or stopping: the sampling driver (sampling_driver.h) decides which variant is sampled when, and
+// for how long.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -15,6 +16,9 @@ namespace rkv {
 struct TimedVariant {
   std::string name;
   std::function<cudaError_t(cudaStream_t)> launch;
+  // The producer modes only: the kernel that writes this variant's q/k/v before each launch
+  // (producer_sampler.h). Empty in the other modes.
+  std::function<cudaError_t(cudaStream_t)> producer;
 };
 
 class Sampler {
@@ -25,6 +29,9 @@ class Sampler {
   virtual double sample(std::size_t index) = 0;
   // Launches one sample covers: the stopping rule counts measured time as sample x launches.
   virtual int launches_per_sample() const = 0;
+  // The producer modes: the producer-alone time per launch that the last sample subtracted, in
+  // microseconds. NaN in the modes that subtract nothing.
+  virtual double last_producer_us() const;
 };
 
 // Launches `v` once on `stream`; a failed launch throws CudaError naming the variant.

@@ -1,6 +1,7 @@
 #include "timing/sampling_driver.h"
 
 #include <chrono>
+#include <cmath>
 #include <utility>
 
 namespace rkv {
@@ -45,7 +46,12 @@ std::vector<VariantSamples> SamplingDriver::run(Sampler& sampler,
       const double us = sampler.sample(i);
       v.us.push_back(us);
       v.sm_clock_mhz.push_back(mhz);
-      measured_s[i] += us * 1e-6 * launches;
+      // A producer-mode sample is a difference of two replays: what the GPU measured is both
+      // (twice the producer plus the added time), and the added time alone may be ~0 or negative.
+      const double producer = sampler.last_producer_us();
+      if (!std::isnan(producer)) v.producer_us.push_back(producer);
+      const double gpu_us = std::isnan(producer) ? us : us + 2 * producer;
+      measured_s[i] += gpu_us * 1e-6 * launches;
       v.stop = rule.decide(v.us, seconds_since(t0), measured_s[i]).reason;
       all_done = all_done && v.stop != StopReason::running;
     }

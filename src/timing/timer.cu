@@ -13,6 +13,7 @@
 #include "timing/cold_sampler.h"
 #include "timing/graph_sampler.h"
 #include "timing/l2_flush.h"
+#include "timing/producer_sampler.h"
 #include "timing/sampling_driver.h"
 #include "timing/sm_clock_probe.h"
 #include "timing/stream_hold.h"
@@ -47,7 +48,7 @@ struct Timer::Impl {
   Stream stream;
   EventPair events;
   SmClockProbe clock;
-  StreamHold hold;                    // cold mode
+  StreamHold hold;                    // cold and producer modes
   std::unique_ptr<L2Flush> l2_flush;  // cold mode: made the first time cold mode is used
   double cold_event_pair_us = std::numeric_limits<double>::quiet_NaN();  // with l2_flush
 
@@ -83,6 +84,10 @@ struct Timer::Impl {
         return std::make_unique<GraphSampler>(stream.get(), events, options.graph_launches, v);
       case TimingMode::wall:
         return std::make_unique<WallSampler>(stream.get(), options.wall_launches, v);
+      case TimingMode::producer:
+      case TimingMode::producer_pdl:
+        return std::make_unique<ProducerSampler>(stream.get(), events, hold, options.graph_launches,
+                                                 launches_with_pdl(mode), v);
     }
     throw std::logic_error("unknown timing mode");
   }
@@ -131,8 +136,11 @@ bool Timer::settle_clock(double timeout_s) {
 }
 
 double Timer::launch_floor_us(TimingMode mode, int round_size) {
-  const std::vector<TimedVariant> empties(static_cast<std::size_t>(std::max(round_size, 1)),
-                                          TimedVariant{"empty", launch_empty_kernel});
+  // In the producer modes the empty kernel's producer is the empty kernel too, launched normally:
+  // the floor there is what one more empty kernel adds to a graph (docs/methodology.md).
+  const std::vector<TimedVariant> empties(
+      static_cast<std::size_t>(std::max(round_size, 1)),
+      TimedVariant{"empty", launch_empty_kernel, launch_empty_kernel});
   std::vector<double> pooled;
   for (const VariantSamples& v : sample(mode, empties))
     pooled.insert(pooled.end(), v.us.begin(), v.us.end());

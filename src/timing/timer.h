@@ -1,9 +1,9 @@
 // The timing engine's front door: samples several variants of one case in one mode. It owns the
 // CUDA objects every sampler shares (stream, events, the cold-mode flush buffer, the SM clock
 // probe), makes the mode's Sampler (cold_sampler.h, warm_sampler.h, graph_sampler.h,
-// wall_sampler.h) and hands it to the SamplingDriver (sampling_driver.h), which owns the order,
-// the warm-up and the stopping rule. Every sample is per launch, in microseconds, and carries the
-// SM clock measured right before its round.
+// wall_sampler.h, producer_sampler.h) and hands it to the SamplingDriver (sampling_driver.h),
+// which owns the order, the warm-up and the stopping rule. Every sample is per launch, in
+// microseconds, and carries the SM clock measured right before its round.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -27,7 +27,8 @@ class Timer {
   Timer& operator=(const Timer&) = delete;
 
   // Samples every variant in `mode`, interleaved, until each one's stopping rule is met: one
-  // pass's raw samples, in the order given (summarize_passes makes the statistics).
+  // pass's raw samples, in the order given (summarize_passes makes the statistics). The producer
+  // modes need every variant's `producer`.
   std::vector<VariantSamples> sample(TimingMode mode, const std::vector<TimedVariant>& variants);
 
   // Keeps the GPU busy in short spins, reading the SM clock between them, until the clock has

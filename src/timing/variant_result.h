@@ -2,6 +2,7 @@
 // and each pass's own. Plain data, host-only; the report layer serialises it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,7 +11,8 @@
 namespace rkv {
 
 // One variant's timing in one mode: fused, pair (rope then cache_write, back to back), rope,
-// cache_write. Samples are per launch, in microseconds.
+// cache_write. Samples are per launch, in microseconds; in the producer modes each sample is the
+// time the variant added over the producer alone (it may be near zero or negative).
 struct VariantResult {
   std::string variant;
   Summary us;
@@ -27,6 +29,10 @@ struct VariantResult {
   // launch (one sample = 1 launch in cold mode, batch_launches in warm, one graph replay of
   // graph_launches in graph, wall_launches in wall). Empty unless asked for.
   std::vector<std::vector<double>> raw_us;
+  // The producer modes: the producer-alone time per launch that the samples subtracted, pooled
+  // over every pass (each sample's own, so a reader sees what the subtraction removed). Absent
+  // in the other modes.
+  std::optional<Summary> producer_us;
 };
 
 }  // namespace rkv

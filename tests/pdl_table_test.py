@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""scripts/pdl_table.py on a producer-mode report written by the real report writer
+(pdl_report_test.cpp): one row per (heads, cache, N) with the added times without and with PDL and
+the producer alone; and on bad reports, exit 1 with one line on stderr.
+
+usage: pdl_table_test.py PDL_TABLE_PY REPORT.json
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run(script, path):
+    p = subprocess.run([sys.executable, script, path], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(ok, what):
+    if not ok:
+        print(f"FAIL: {what}", file=sys.stderr)
+        sys.exit(1)
+
+
+def main(script, report_path):
+    rc, out, err = run(script, report_path)
+    check(rc == 0, f"exit {rc} on the good report: {err}")
+    rows = [l for l in out.splitlines()
+            if l.startswith("| ") and not l.startswith(("| heads", "| ---"))]
+    check(len(rows) == 4, f"expected 4 rows, got {len(rows)}:\n{out}")
+    # The N=1 GQA auto-cache row of pdl_report_test.cpp: fused 1.30 / -0.02, pair 2.60 / 1.10,
+    # producer about 2.11 (its samples carry 2.10, 2.11, 2.12).
+    first = [c.strip() for c in rows[0].strip("|").split("|")]
+    check(first[:3] == ["32x8x128", "auto", "1"], f"first row labels: {first}")
+    check(first[3:7] == ["1.30", "-0.02", "2.60", "1.10"], f"first row added times: {first}")
+    check(first[7] == "2.11", f"first row producer: {first}")
+
+    report = json.load(open(report_path))
+    with tempfile.TemporaryDirectory() as d:
+        def bad(name, text, expect):
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write(text)
+            rc, out, err = run(script, path)
+            lines = err.strip().splitlines()
+            check(rc == 1, f"{name}: exit {rc}, expected 1")
+            check(len(lines) == 1 and expect in lines[0], f"{name}: stderr {err!r}")
+
+        bad("not-json.json", "{", "not JSON")
+        graph_only = json.loads(json.dumps(report))
+        for c in graph_only["cases"]:
+            c["mode"] = "graph"
+        bad("graph.json", json.dumps(graph_only), "no case timed in mode producer")
+        no_cases = dict(report)
+        del no_cases["cases"]
+        bad("no-cases.json", json.dumps(no_cases), "missing key 'cases'")
+        odd = json.loads(json.dumps(report))
+        odd["cases"][0]["variants"] = 7
+        bad("odd.json", json.dumps(odd), "variants")
+    rc, _, err = run(script, os.path.join(tempfile.gettempdir(), "no-such-report-pdl.json"))
+    check(rc == 1 and "cannot read" in err, f"missing file: exit {rc} {err!r}")
+    print("pdl_table: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))
