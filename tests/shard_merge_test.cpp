@@ -19,6 +19,9 @@ namespace {
 using testing::base_report;
 using testing::timed_case;
 
+// The committed config, by absolute path: CTest runs the tests outside the source tree.
+const std::string kConfig = std::string(RKV_SOURCE_DIR) + "/configs/never-slower.json";
+
 const char* kRuleConfig = R"({"axes": {"tokens": [1, 8, 2048, 16384]},
   "timing": {"modes_by_tokens": [{"min_tokens": 2048, "modes": ["cold"]},
                                  {"max_tokens": 2047, "modes": ["graph", "warm"]}]}})";
@@ -50,7 +53,7 @@ TEST(TokenModes, UncoveredTokensIsTheSmallestCaseOutsideEveryRange) {
 }
 
 TEST(TokenModes, ModeFlagReplacesTheRule) {
-  const char* argv[] = {"rope-kv-bench", "bench", "--config", "configs/never-slower.json",
+  const char* argv[] = {"rope-kv-bench", "bench", "--config", kConfig.c_str(),
                         "--mode",        "warm",  "--dry-run"};
   const ParseOutcome out = parse_cli(7, argv);
   ASSERT_TRUE(out.invocation) << out.message;
@@ -86,8 +89,7 @@ TEST(TokenModes, ReportKeepsTheRuleAndRefusesARowOutsideIt) {
 }
 
 TEST(Shard, EveryPlannedCaseIsInExactlyOneShard) {
-  const char* argv[] = {"rope-kv-bench", "bench", "--config", "configs/never-slower.json",
-                        "--dry-run"};
+  const char* argv[] = {"rope-kv-bench", "bench", "--config", kConfig.c_str(), "--dry-run"};
   const ParseOutcome whole = parse_cli(5, argv);
   ASSERT_TRUE(whole.invocation) << whole.message;
   const std::vector<CaseSpec>& all = whole.invocation->plan.cases;
@@ -95,7 +97,7 @@ TEST(Shard, EveryPlannedCaseIsInExactlyOneShard) {
   std::vector<int> seen(all.size(), 0);
   for (int k = 1; k <= 5; ++k) {
     const std::string flag = std::to_string(k) + "/5";
-    const char* sharded[] = {"rope-kv-bench", "bench",   "--config",  "configs/never-slower.json",
+    const char* sharded[] = {"rope-kv-bench", "bench",   "--config",  kConfig.c_str(),
                              "--dry-run",     "--shard", flag.c_str()};
     const ParseOutcome out = parse_cli(7, sharded);
     ASSERT_TRUE(out.invocation) << out.message;
