@@ -137,6 +137,14 @@ void build_fixtures(const std::string& t) {
   write(t + "/config-huge.json", R"({"axes": {"tokens": "1:4096", "seed": "0:4095"}})");
   write(t + "/config-top-array.json", "[1, 2]");
   write(t + "/config-timing.json", R"({"timing": {"min_time_s": 5, "timeout_s": 1}})");
+  write(t + "/config-modes-uncovered.json",
+        R"({"axes": {"tokens": [1, 4096]}, "timing": {"modes_by_tokens": [)"
+        R"({"max_tokens": 1024, "modes": ["graph"]}, {"min_tokens": 8192, "modes": ["cold"]}]}})");
+  write(t + "/config-modes-overlap.json",
+        R"({"timing": {"modes_by_tokens": [{"max_tokens": 1024, "modes": ["graph"]}, )"
+        R"({"min_tokens": 512, "modes": ["cold"]}]}})");
+  write(t + "/config-modes-both.json",
+        R"({"timing": {"modes": ["graph"], "modes_by_tokens": [{"modes": ["cold"]}]}})");
 
   std::ifstream seed(std::string(RKV_SOURCE_DIR) + "/results/h200/seed-table.json");
   const json good = json::parse(seed);
@@ -166,6 +174,21 @@ void build_fixtures(const std::string& t) {
   report("report-bad-disposition",
          [](json& j) { j["cases"][0]["validation"]["disposition"] = "ok"; });
   write(t + "/report-not-ours.json", R"({"benchmarks": []})");
+  // Shard reports for merge: the seed table as shard 1 of 2, and shards 2 that do not fit it.
+  std::ifstream run1(std::string(RKV_SOURCE_DIR) + "/results/h200/wave2/seed-table-run1.json");
+  const json v2 = json::parse(run1);  // schema version 2: it has `run`
+  auto shard = [&](const std::string& name, int k, const std::function<void(json&)>& spoil) {
+    json j = v2;
+    j["run"]["shard"] = {{"indices", {k}}, {"count", 2}, {"planned_cases", 64}};
+    spoil(j);
+    write(t + "/" + name + ".json", j.dump(1));
+  };
+  shard("shard-1-of-2", 1, [](json&) {});
+  shard("shard-2-same-cases", 2, [](json&) {});
+  shard("shard-2-other-revision", 2, [](json& j) {
+    j["git_revision"] = "0000000";
+    j["cases"] = json::array();
+  });
   write(t + "/report-overflow.json",
         replace_all(good.dump(1), "\"min_bytes\": 57616,", "\"min_bytes\": 1e400,"));
 }

@@ -24,7 +24,7 @@ namespace {
 
 constexpr const char* kTool = "rope-kv-bench";
 constexpr const char* kCommands =
-    "validate, bench, compare, profile, report, list, history or dashboard";
+    "validate, bench, compare, profile, report, list, history, dashboard or merge";
 
 ParseOutcome usage_error(const std::string& line) {
   ParseOutcome out;
@@ -89,6 +89,11 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
 
   CLI::App* list = app.add_subcommand("list", "print the sweep axes and their values");
 
+  MergeFlags merge_flags;
+  CLI::App* merge = app.add_subcommand(
+      "merge", "merge shard reports (bench --shard K/N) of one run into one report");
+  add_merge_flags(merge, &merge_flags);
+
   HistoryFlags history_flags;
   add_history_commands(app, &history_flags);
 
@@ -141,6 +146,9 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
   } else if (app.got_subcommand(report)) {
     inv.command = Command::report;
     apply_report(report_flags, inv);
+  } else if (app.got_subcommand(merge)) {
+    inv.command = Command::merge;
+    apply_merge(merge_flags, inv);
   } else if (app.got_subcommand(list)) {
     inv.command = Command::list;
   } else if (auto h = history_request(history_flags)) {
@@ -173,6 +181,8 @@ std::string to_string(Command c) {
       return "history";
     case Command::dashboard:
       return "dashboard";
+    case Command::merge:
+      return "merge";
   }
   return "unknown";
 }

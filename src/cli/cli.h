@@ -1,4 +1,5 @@
-// The command line: `rope-kv-bench validate | bench | compare | profile | report | list`.
+// The command line: `rope-kv-bench validate | bench | compare | profile | report | list | merge`
+// (and history, dashboard).
 //
 // parse_cli() turns argv into a CliInvocation that main() dispatches on, with the sweep already
 // planned (config file, flags laid over it, --case / --filter applied). It never throws and never
@@ -18,7 +19,7 @@
 
 namespace rkv {
 
-enum class Command { validate, bench, compare, profile, report, list, history, dashboard };
+enum class Command { validate, bench, compare, profile, report, list, history, dashboard, merge };
 std::string to_string(Command c);
 
 // What parse_cli hands to main(): the command, the run request of the GPU commands (the sweep
@@ -45,6 +46,10 @@ struct CliInvocation : RunRequest {
   std::string report_format = "markdown";  // text, markdown, csv
 
   HistoryRequest history;  // history, dashboard (cli/history_commands.h)
+
+  // ---- merge (its --json is json_out)
+  std::vector<std::string> merge_inputs;
+  bool allow_partial = false;
 };
 
 struct ParseOutcome {

@@ -16,6 +16,7 @@
 #include "gate/compare_command.h"
 #include "report/axes_list.h"
 #include "report/report.h"
+#include "report/report_merge.h"
 #include "report/tables.h"
 #include "run/sweep_runner.h"
 
@@ -38,13 +39,30 @@ int run_report(const CliInvocation& inv) {
   return 0;
 }
 
+// Refusals (inputs of different runs, a case or shard twice, missing shards) are usage errors:
+// one line, exit 4, and nothing written.
+int run_merge(const CliInvocation& inv) {
+  std::vector<MergeInput> inputs;
+  for (const std::string& path : inv.merge_inputs)
+    inputs.push_back({path, read_report(path)});
+  const Report merged = merge_reports(inputs, inv.allow_partial);
+  write_report_atomically(merged, inv.json_out);
+  fmt::print("merged {} reports (shards {} of {}): {} rows{}\n", inputs.size(),
+             merged.run.shard.indices.size(), merged.run.shard.count, merged.cases.size(),
+             merged.complete ? "" : ", incomplete");
+  return 0;
+}
+
 int run_compare(const CliInvocation& inv) {
   return run_compare_command(inv.compare, std::cout);
 }
 
 int dispatch(const CliInvocation& inv) {
   if (inv.dry_run) {
-    fmt::print("{}", format_plan(inv.plan));
+    fmt::print("{}", format_plan(inv.plan, inv.command == Command::bench ? &inv.timing : nullptr));
+    if (const ShardInfo& s = inv.run_metadata.shard; s.sharded())
+      fmt::print("shard {}/{}: {} of {} planned cases\n", s.indices.front(), s.count,
+                 inv.plan.cases.size(), s.planned_cases);
     return 0;
   }
   switch (inv.command) {
@@ -65,6 +83,8 @@ int dispatch(const CliInvocation& inv) {
       return run_history(inv.history);
     case Command::dashboard:
       return run_dashboard(inv.history);
+    case Command::merge:
+      return run_merge(inv);
   }
   return kExitUsage;
 }

@@ -5,7 +5,9 @@
 #include "cli/flag_values.h"
 #include "plan/sweep_checks.h"
 #include "plan/sweep_config.h"
+#include "plan/token_modes.h"
 #include "report/run_metadata.h"
+#include "text/lists.h"
 #include "text/quote.h"
 
 namespace rkv {
@@ -29,6 +31,10 @@ void add_sweep_flags(CLI::App* sub, SweepFlags* f) {
   f->filter_opt =
       sub->add_option("--filter", f->filter, "keep the cases whose id contains this text")
           ->type_name("TEXT");
+  f->shard_opt = sub->add_option("--shard", f->shard,
+                                 "run shard K of N: the planned cases whose 0-based index i has "
+                                 "i % N == K-1 (after --filter)")
+                     ->type_name("K/N");
   sub->add_option("--tag", f->tags, "label the report's run with key=value (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
@@ -88,6 +94,35 @@ CaseSpec case_flag(const std::string& id) {
   return *c;
 }
 
+namespace {
+
+// --shard K/N: two integers, 1 <= K <= N.
+std::pair<int, int> shard_flag(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos)
+    usage_fail("--shard " + quote(text) + ": expected K/N, e.g. 2/8 (shard 2 of 8)");
+  const int n = static_cast<int>(int_flag("--shard", text.substr(slash + 1), 1, 100000));
+  const int k = static_cast<int>(int_flag("--shard", text.substr(0, slash), 1, 100000));
+  if (k > n)
+    usage_fail("--shard " + quote(text) + ": shard " + std::to_string(k) + " of " +
+               std::to_string(n) + " does not exist (K is 1 to N)");
+  return {k, n};
+}
+
+// A bench sweep with a timing rule per token range must give every planned case a range.
+void check_token_coverage(const CliInvocation& inv) {
+  if (inv.command != Command::bench) return;
+  const auto uncovered = uncovered_tokens(inv.timing, inv.plan.cases);
+  if (!uncovered) return;
+  std::vector<std::string> ranges;
+  for (const TokenModes& r : inv.timing.modes_by_tokens)
+    ranges.push_back(token_range_text(r));
+  usage_fail("--config " + inv.config_path + ": timing.modes_by_tokens: no range holds " +
+             std::to_string(*uncovered) + " tokens (ranges " + join(ranges) + ")");
+}
+
+}  // namespace
+
 void plan_cases(const SweepFlags& f, CliInvocation& inv) {
   inv.dry_run = f.dry_run;
   std::string given_axis_flag;
@@ -146,6 +181,20 @@ void plan_cases(const SweepFlags& f, CliInvocation& inv) {
     filter_plan(inv.plan, f.filter);
     if (inv.plan.cases.empty())
       usage_fail("--filter " + quote(f.filter) + ": matches none of the " + std::to_string(before) +
+                 " planned cases");
+  }
+  check_token_coverage(inv);
+
+  if (f.shard_opt->count()) {
+    const auto [k, n] = shard_flag(f.shard);
+    ShardInfo& shard = inv.run_metadata.shard;
+    shard.indices = {k};
+    shard.count = n;
+    shard.planned_cases = static_cast<std::int64_t>(inv.plan.cases.size());
+    shard_plan(inv.plan, k, n);
+    if (inv.plan.cases.empty())
+      usage_fail("--shard " + quote(f.shard) + ": shard " + std::to_string(k) + " of " +
+                 std::to_string(n) + " holds none of the " + std::to_string(shard.planned_cases) +
                  " planned cases");
   }
 }

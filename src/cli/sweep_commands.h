@@ -18,10 +18,12 @@ struct SweepFlags {
   std::vector<CLI::Option*> axis_opts;
   std::vector<std::string> cases;
   std::string filter;
+  std::string shard;  // --shard K/N
   bool dry_run = false;
   std::vector<std::string> tags;  // --tag key=value (report/run_metadata.h)
   CLI::Option* config_opt = nullptr;
   CLI::Option* filter_opt = nullptr;
+  CLI::Option* shard_opt = nullptr;
 };
 
 struct TimingFlags {
@@ -45,7 +47,8 @@ void add_sweep_flags(CLI::App* sub, SweepFlags* f);
 void add_validate_flags(CLI::App* sub, ValidateFlags* f, bool with_outputs);
 void add_timing_flags(CLI::App* sub, TimingFlags* f);
 
-// In this order: the config file, then the flags over it, then the plan (--case, axes, --filter).
+// In this order: the config file, then the flags over it, then the plan (--case, axes, --filter,
+// then --shard; bench also checks that its timing rule covers every planned case).
 void apply_sweep(const SweepFlags& f, CliInvocation& inv);
 void apply_validate(const ValidateFlags& f, CliInvocation& inv);
 void apply_timing(const TimingFlags& f, CliInvocation& inv);

@@ -70,6 +70,24 @@ void add_report_flags(CLI::App* sub, ReportFlags* f) {
                       ->type_name("FORMAT");
 }
 
+void add_merge_flags(CLI::App* sub, MergeFlags* f) {
+  sub->add_option("--json", f->json, "write the merged report here (atomically)")
+      ->type_name("FILE")
+      ->required();
+  sub->add_option("inputs", f->inputs, "shard reports (bench --shard K/N)")
+      ->type_name("FILE")
+      ->required();
+  sub->add_flag("--allow-partial", f->allow_partial,
+                "merge even when shards are missing (the merged report says complete: false)");
+}
+
+void apply_merge(const MergeFlags& f, CliInvocation& inv) {
+  inv.json_out = path_flag("--json", f.json);
+  for (const std::string& in : f.inputs)
+    inv.merge_inputs.push_back(path_flag("inputs", in));
+  inv.allow_partial = f.allow_partial;
+}
+
 void apply_profile(const ProfileFlags& f, CliInvocation& inv) {
   const CaseSpec c = case_flag(f.case_id);
   inv.case_id = c.id();

@@ -1,4 +1,4 @@
-// Inside the CLI: the flags of profile, compare and report, each added to its subcommand and
+// Inside the CLI: the flags of profile, compare, report and merge, each added to its subcommand and
 // applied to the CliInvocation after CLI11 has split argv (see sweep_commands.h for the why).
 #pragma once
 
@@ -30,12 +30,20 @@ struct ReportFlags {
   CLI::Option* format_opt = nullptr;
 };
 
+struct MergeFlags {
+  std::string json;
+  std::vector<std::string> inputs;
+  bool allow_partial = false;
+};
+
 void add_profile_flags(CLI::App* sub, ProfileFlags* f);
+void add_merge_flags(CLI::App* sub, MergeFlags* f);
 void add_compare_flags(CLI::App* sub, CompareFlags* f);
 void add_report_flags(CLI::App* sub, ReportFlags* f);
 
 void apply_profile(const ProfileFlags& f, CliInvocation& inv);
 void apply_compare(const CompareFlags& f, CliInvocation& inv);
 void apply_report(const ReportFlags& f, CliInvocation& inv);
+void apply_merge(const MergeFlags& f, CliInvocation& inv);
 
 }  // namespace rkv

@@ -5,6 +5,7 @@
 
 #include "json/json_field.h"
 #include "json/json_text.h"
+#include "plan/token_modes.h"
 #include "text/lists.h"
 #include "text/quote.h"
 
@@ -46,7 +47,15 @@ TimingOptions read_timing(const JsonField& obj, TimingOptions timing) {
   std::vector<std::string> keys;
   for (const TimingFieldInfo& f : timing_fields())
     keys.emplace_back(f.key);
+  keys.emplace_back("modes_by_tokens");
   obj.check_keys(keys);
+  if (auto rule = obj.find("modes_by_tokens")) {
+    if (obj.has("modes"))
+      obj.fail(
+          "modes and modes_by_tokens exclude each other (give one: modes for every case, "
+          "modes_by_tokens per token range)");
+    set_token_modes(timing, read_token_modes(*rule));
+  }
   for (const TimingFieldInfo& info : timing_fields()) {
     const std::optional<JsonField> value = obj.find(info.key);
     if (!value) continue;

@@ -3,6 +3,8 @@
 //   {"name": "seed-table", "description": "...",
 //    "axes": {"dtype": ["bf16", "fp16"], "tokens": [1, 8, "pow2:16:1024"], ...},
 //    "timing": {"modes": ["graph"], "min_samples": 10, "max_noise": 0.5, ...},
+//    (or "timing": {"modes_by_tokens": [{"max_tokens": 1024, "modes": ["graph"]}, ...]},
+//     plan/token_modes.h)
 //    "extra_cases": [{"slots": "padded", "tokens": 7}, ...]}
 //
 // Axis values are what the flags accept (one value per string or integer, or an array of them).

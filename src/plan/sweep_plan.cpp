@@ -12,6 +12,8 @@
 
 #include <unordered_set>
 
+#include "plan/token_modes.h"
+
 namespace rkv {
 namespace {
 
@@ -141,12 +143,36 @@ void filter_plan(SweepPlan& plan, const std::string& substring) {
   plan.cases = kept;
 }
 
-std::string format_plan(const SweepPlan& plan) {
+void shard_plan(SweepPlan& plan, int index, int count) {
+  std::vector<CaseSpec> kept;
+  for (std::size_t p = static_cast<std::size_t>(index - 1); p < plan.cases.size();
+       p += static_cast<std::size_t>(count))
+    kept.push_back(plan.cases[p]);
+  plan.cases = kept;
+}
+
+std::string format_plan(const SweepPlan& plan, const TimingOptions* timing) {
+  const bool by_tokens = timing != nullptr && !timing->modes_by_tokens.empty();
+  auto mode_names = [](const std::vector<TimingMode>& modes) {
+    std::string names;
+    for (TimingMode m : modes)
+      names += (names.empty() ? "" : ",") + to_string(m);
+    return names;
+  };
   std::string out;
   for (const CaseSpec& c : plan.cases)
-    out += c.id() + "\n";
+    out +=
+        c.id() + (by_tokens ? "\t" + mode_names(modes_for_tokens(*timing, c.tokens)) : "") + "\n";
   for (const auto& [what, why] : plan.dropped)
     out += "dropped " + what + ": " + why + "\n";
+  if (by_tokens)
+    for (const TokenModes& r : timing->modes_by_tokens) {
+      std::size_t in_range = 0;
+      for (const CaseSpec& c : plan.cases)
+        in_range += c.tokens >= r.min_tokens && c.tokens <= r.max_tokens;
+      out += "tokens " + token_range_text(r) + ": " + mode_names(r.modes) + ", " +
+             std::to_string(in_range) + (in_range == 1 ? " case\n" : " cases\n");
+    }
   const std::size_t n = plan.cases.size();
   out += std::to_string(n) + (n == 1 ? " case (" : " cases (") +
          std::to_string(plan.dropped.size()) + " dropped)\n";

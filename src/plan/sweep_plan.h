@@ -10,6 +10,7 @@
 
 #include "plan/case_spec.h"
 #include "plan/sweep_axes.h"
+#include "plan/timing_options.h"
 
 namespace rkv {
 
@@ -32,8 +33,14 @@ SweepPlan plan_sweep(const SweepAxes& axes, const std::vector<SweepAxes>& extra_
 // Keeps the cases whose id contains `substring` (the dropped list is kept as it is).
 void filter_plan(SweepPlan& plan, const std::string& substring);
 
+// Keeps shard `index` (1-based) of `count`: the cases whose 0-based position p in the plan has
+// p % count == index - 1. Deterministic, and every case is in exactly one shard of the N.
+void shard_plan(SweepPlan& plan, int index, int count);
+
 // For --dry-run: one line per case id, then "dropped <id>: <reason>" lines, then a count line,
-// e.g. "32 cases (0 dropped)".
-std::string format_plan(const SweepPlan& plan);
+// e.g. "32 cases (0 dropped)". With a timing rule per token range (`timing` not null and its
+// modes_by_tokens set) each id is followed by a tab and its modes ("graph" or "cold,warm"), and
+// a line per range counts its cases: "tokens 2048+: cold, 216 cases".
+std::string format_plan(const SweepPlan& plan, const TimingOptions* timing = nullptr);
 
 }  // namespace rkv

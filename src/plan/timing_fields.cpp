@@ -68,6 +68,7 @@ std::optional<std::string> set_timing_field(TimingOptions& timing, TimingField f
         if (!dup) modes.push_back(*m);
       }
       timing.modes = modes;
+      timing.modes_by_tokens.clear();  // one list of modes for every case replaces a rule
       return std::nullopt;
     }
     case TimingField::min_samples:

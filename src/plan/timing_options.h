@@ -2,6 +2,8 @@
 // the mode it was taken in; the defaults are the careful ones (see docs/methodology.md).
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,8 +41,25 @@ inline std::optional<SampleOrder> parse_sample_order(const std::string& s) {
   return std::nullopt;
 }
 
+// One range of token counts and the modes its cases are timed in (config key
+// timing.modes_by_tokens, plan/token_modes.h): a sweep can time decode sizes in graph mode and
+// prefill sizes cold. Both ends are inclusive.
+struct TokenModes {
+  static constexpr std::int64_t kNoMax = std::numeric_limits<std::int64_t>::max();
+  std::int64_t min_tokens = 1;
+  std::int64_t max_tokens = kNoMax;  // kNoMax: no upper end
+  std::vector<TimingMode> modes;
+  bool operator==(const TokenModes& o) const {
+    return min_tokens == o.min_tokens && max_tokens == o.max_tokens && modes == o.modes;
+  }
+};
+
 struct TimingOptions {
+  // With modes_by_tokens empty, every case is timed in every mode of `modes`. Otherwise each case
+  // is timed in the modes of the one range that holds its token count, and `modes` is the union
+  // of the ranges' modes in order of first use (the launch floors are measured for each).
   std::vector<TimingMode> modes{TimingMode::graph};
+  std::vector<TokenModes> modes_by_tokens;  // sorted by min_tokens, never overlapping
   // Stopping rule, per variant (src/stats.h): at least min_samples samples and min_time_s of
   // measured time, then stop once the relative noise (IQR / median) is under max_noise
   // (`converged`), or once the median of the last samples stops moving (`stable`), or at

@@ -1,5 +1,6 @@
 #include "report/report_checks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -8,6 +9,7 @@
 
 #include "plan/sweep_plan.h"
 #include "plan/timing_fields.h"
+#include "plan/token_modes.h"
 #include "text/lists.h"
 
 namespace rkv {
@@ -100,6 +102,27 @@ void check_unique_cases(const JsonField& cases, const std::vector<CaseResult>& r
     if (!fresh)
       items[i].fail("repeats " + element_path(cases.path(), it->second) + " (id " +
                     quote(read[i].id) + ", mode " + quote(read[i].mode) + ")");
+  }
+}
+
+void check_case_modes(const JsonField& cases, const std::vector<CaseResult>& read,
+                      const TimingOptions& timing) {
+  if (timing.modes_by_tokens.empty()) return;
+  const std::vector<JsonField> items = cases.elements();
+  for (std::size_t i = 0; i < read.size() && i < items.size(); ++i) {
+    if (read[i].mode.empty()) continue;
+    const std::vector<TimingMode>& modes = modes_for_tokens(timing, read[i].spec.tokens);
+    const auto mode = parse_timing_mode(read[i].mode);
+    if (std::find(modes.begin(), modes.end(), *mode) != modes.end()) continue;
+    std::string range = "no token range";
+    for (const TokenModes& r : timing.modes_by_tokens)
+      if (read[i].spec.tokens >= r.min_tokens && read[i].spec.tokens <= r.max_tokens)
+        range = "the token range " + token_range_text(r);
+    std::vector<std::string> names;
+    for (TimingMode m : modes)
+      names.push_back(to_string(m));
+    items[i].at("mode").fail(quote(read[i].mode) + " is not a mode of " + range + " (" +
+                             (names.empty() ? "none" : join(names)) + ")");
   }
 }
 

@@ -24,6 +24,10 @@ void check_speedup(const JsonField& j, const SpeedupEstimate& s);
 void check_case(const JsonField& j, const CaseResult& c);
 // No (id, mode) twice: "cases[7]: repeats cases[2] (id '...', mode 'graph')".
 void check_unique_cases(const JsonField& cases, const std::vector<CaseResult>& read);
+// With timing.modes_by_tokens, every timed row's mode is one of its token range's modes:
+// "cases[3].mode: 'cold' is not a mode of the token range 1-1024 (graph)".
+void check_case_modes(const JsonField& cases, const std::vector<CaseResult>& read,
+                      const TimingOptions& timing);
 // The device's launch floors and copy bandwidth not negative; the timing settings are ones the
 // tool accepts (command's enum and sm_count/l2_bytes are check_report_constraints').
 void check_report_fields(const JsonField& j, const Report& r);

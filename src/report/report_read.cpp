@@ -5,6 +5,7 @@
 
 #include "json/json_field.h"
 #include "json/json_text.h"
+#include "plan/token_modes.h"
 #include "report/report.h"
 #include "report/report_checks.h"
 #include "report/report_constraints.h"
@@ -94,6 +95,14 @@ TimingOptions read_timing(const JsonField& j) {
   // Optional: reports without it sampled in the fixed order.
   t.order = SampleOrder::fixed;
   if (auto order = j.find("order")) t.order = order->as_enum(parse_sample_order);
+  // Optional: a run that timed each token range in its own modes. `modes` must be the rule's
+  // union, so a reader of `modes` alone is not misled about which modes the run used.
+  if (auto rule = j.find("modes_by_tokens")) {
+    const std::vector<TimingMode> written = t.modes;
+    set_token_modes(t, read_token_modes(*rule));
+    if (t.modes != written)
+      j.at("modes").fail("is not the union of modes_by_tokens' modes in order of first use");
+  }
   return t;
 }
 
@@ -206,6 +215,7 @@ Report read_report_value(const JsonField& j) {
   if (r.schema_version >= 2) r.run = read_run_metadata(j.at("run"));
   check_report_constraints(j.value(), r);  // what the schema states beyond the types read above
   check_unique_cases(cases, r.cases);
+  check_case_modes(cases, r.cases, r.timing);
   check_report_fields(j, r);
   return r;
 }

@@ -43,6 +43,20 @@ void to_json(json& j, const TimingOptions& t) {
            {"batch_launches", t.batch_launches},
            {"passes", t.passes},
            {"order", to_string(t.order)}};
+  // Only with a rule: each case row's `mode` says which of `modes` it was timed in.
+  if (!t.modes_by_tokens.empty()) {
+    json rule = json::array();
+    for (const TokenModes& r : t.modes_by_tokens) {
+      json range{{"min_tokens", r.min_tokens}};
+      if (r.max_tokens != TokenModes::kNoMax) range["max_tokens"] = r.max_tokens;
+      json names = json::array();
+      for (TimingMode m : r.modes)
+        names.push_back(to_string(m));
+      range["modes"] = names;
+      rule.push_back(range);
+    }
+    j["modes_by_tokens"] = rule;
+  }
 }
 
 void to_json(json& j, const DeviceInfo& d) {

@@ -43,6 +43,22 @@ bool is_hex(const std::string& s) {
   return true;
 }
 
+// run.shard: count >= 1, indices non-empty, ascending, unique, within 1..count.
+ShardInfo read_shard(const JsonField& j) {
+  ShardInfo s;
+  s.count = static_cast<int>(j.at("count").as_int(1, 1000000));
+  s.planned_cases = j.at("planned_cases").as_int(0);
+  const JsonField indices = j.at("indices");
+  for (const JsonField& k : indices.elements()) {
+    const int index = static_cast<int>(k.as_int(1, s.count));
+    if (!s.indices.empty() && index <= s.indices.back())
+      k.fail("shard indices are ascending and unique");
+    s.indices.push_back(index);
+  }
+  if (s.indices.empty()) indices.fail("an empty array (a shard report names its shard)");
+  return s;
+}
+
 }  // namespace
 
 void ClockRange::add(const std::vector<double>& mhz) {
@@ -116,6 +132,10 @@ void to_json(json& j, const RunMetadata& m) {
            {"sm_clock_mhz_min", m.sm_clock_seen.min_mhz},
            {"sm_clock_mhz_max", m.sm_clock_seen.max_mhz},
            {"mem_clock_mhz", m.mem_clock_mhz}};
+  if (m.shard.sharded())
+    j["shard"] = json{{"indices", m.shard.indices},
+                      {"count", m.shard.count},
+                      {"planned_cases", m.shard.planned_cases}};
 }
 
 // Every constraint docs/report-schema.json states for "run" is checked here, so the reader
@@ -146,6 +166,7 @@ RunMetadata read_run_metadata(const JsonField& j) {
   m.sm_clock_seen.min_mhz = mhz_of(j.at("sm_clock_mhz_min"));
   m.sm_clock_seen.max_mhz = mhz_of(j.at("sm_clock_mhz_max"));
   m.mem_clock_mhz = static_cast<int>(j.at("mem_clock_mhz").as_int(0, 1 << 30));
+  if (auto shard = j.find("shard")) m.shard = read_shard(*shard);
   return m;
 }
 

@@ -25,6 +25,19 @@ struct ClockRange {
   void add(const std::vector<double>& mhz);
 };
 
+// `bench --shard K/N` ran the planned cases whose index i (0-based, in planned order, after
+// --filter) has i % N == K - 1. A shard report has indices {K}; `merge` writes the indices of
+// every shard it merged. planned_cases: the whole sweep's case count, before sharding.
+struct ShardInfo {
+  std::vector<int> indices;  // 1-based, ascending, each at most count
+  int count = 0;             // N; 0 = not sharded (the key is absent)
+  std::int64_t planned_cases = 0;
+  bool sharded() const { return count > 0; }
+  bool operator==(const ShardInfo& o) const {
+    return indices == o.indices && count == o.count && planned_cases == o.planned_cases;
+  }
+};
+
 struct RunMetadata {
   std::string git_commit_time_utc;          // of the built revision; "" when built outside git
   std::string git_branch;                   // "" when detached or outside git
@@ -36,6 +49,7 @@ struct RunMetadata {
   std::string host;                         // gethostname()
   ClockRange sm_clock_seen;
   int mem_clock_mhz = 0;  // the device's memory clock as CUDA reports it (not sampled per launch)
+  ShardInfo shard;        // key "shard", absent when the run was not sharded
 };
 
 // The build's git fields (build_info.h) and this host's name, on top of `m`.

@@ -6,6 +6,7 @@
 
 #include "device/cuda_check.h"
 #include "device/cuda_failure.h"
+#include "plan/token_modes.h"
 #include "plan/workload.h"
 #include "run/bench_report.h"
 #include "run/case_variants.h"
@@ -32,7 +33,6 @@ std::vector<BenchCase> run_bench_passes(const RunRequest& inv, Timer& timer,
   ValidationScratch scratch;
   const std::vector<CaseSpec>& specs = inv.plan.cases;
   const int passes = inv.timing.passes;
-  const std::vector<TimingMode>& modes = inv.timing.modes;
   Progress progress(specs.size() * passes);
   std::size_t done = 0;
   std::vector<BenchCase> cases(specs.size());
@@ -41,6 +41,8 @@ std::vector<BenchCase> run_bench_passes(const RunRequest& inv, Timer& timer,
     for (std::size_t i = 0; i < specs.size() && !interrupted() && !context_lost(); ++i) {
       const CaseSpec& spec = specs[i];
       BenchCase& c = cases[i];
+      // The case's own modes: all of timing.modes, or its token range's (plan/token_modes.h).
+      const std::vector<TimingMode>& modes = modes_for_tokens(inv.timing, spec.tokens);
       if (pass > 0 && !c.timed) {
         ++done;
         continue;

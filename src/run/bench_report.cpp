@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "plan/token_modes.h"
 #include "stats/speedup_interval.h"
 
 namespace rkv {
@@ -66,13 +67,14 @@ void set_speedup_intervals(std::vector<CaseResult>& cases) {
 }
 
 void add_bench_rows(Report& report, const std::vector<BenchCase>& cases,
-                    const std::vector<TimingMode>& modes, bool keep_samples) {
+                    const TimingOptions& timing, bool keep_samples) {
   for (const BenchCase& c : cases) {
     if (c.base.id.empty()) continue;                 // interrupted before this case's first pass
     if (c.base.validation == Disposition::failed) {  // threw: one row saying why
       report.cases.push_back(c.base);
       continue;
     }
+    const std::vector<TimingMode>& modes = modes_for_tokens(timing, c.base.spec.tokens);
     for (std::size_t m = 0; m < modes.size(); ++m)
       report.cases.push_back(case_row(c, m, modes[m], report.device, keep_samples));
   }

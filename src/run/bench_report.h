@@ -32,10 +32,11 @@ bool added_time_resolved(const VariantResult& v);
 CaseResult case_row(const BenchCase& c, std::size_t mode_index, TimingMode mode,
                     const DeviceInfo& device, bool keep_samples);
 
-// Appends every case's rows to `report`: one per mode, or one row saying why for a case that
-// failed; cases the sweep never reached (interrupted) are left out. Then sets the intervals.
+// Appends every case's rows to `report`: one per mode the case was timed in (its token range's
+// when timing.modes_by_tokens is set), or one row saying why for a case that failed; cases the
+// sweep never reached (interrupted) are left out. Then sets the intervals.
 void add_bench_rows(Report& report, const std::vector<BenchCase>& cases,
-                    const std::vector<TimingMode>& modes, bool keep_samples);
+                    const TimingOptions& timing, bool keep_samples);
 
 // Sets every speedup's lo/hi by the pass-spread rule (stats/speedup_interval.h), each mode's
 // cases shrunk towards that mode's typical pass spread in this run.

@@ -133,7 +133,7 @@ int run_bench(const RunRequest& inv) {
   for (const auto& [mode, runs] : report.device.launch_floor_runs_us)
     report.device.launch_floor_us[mode] = *std::min_element(runs.begin(), runs.end());
   report.device.cold_event_pair_us = timer.cold_event_pair_us();
-  add_bench_rows(report, cases, inv.timing.modes, inv.keep_samples);
+  add_bench_rows(report, cases, inv.timing, inv.keep_samples);
   report.complete = !interrupted() && !context_lost();
   const TableFormat format = inv.markdown ? TableFormat::markdown : TableFormat::text;
   fmt::print("{}", render_speedup_tables(report, format));

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Issue 12's "never slower" check over bench reports (shards, a merged report, or any run).
+
+    scripts/check_never_slower.py REPORT [REPORT...]
+
+Lists every case row whose speedup interval's lower bound (speedup.lo) is below 1.0, that has no
+speedup, or whose validation did not pass, with its id, mode and lo / median / hi; then
+"K of M cases have lo >= 1.0" (K counts the rows that also passed validation). Exit 0 when every row passes, 1 when any does not, 2 (one line on
+stderr) when a report cannot be read or is not a rope-kv-bench report.
+"""
+import json
+import sys
+
+
+def fail_input(path, why):
+    print(f"check_never_slower: {path}: {why}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load_rows(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            report = json.load(f)
+    except OSError as e:
+        fail_input(path, e.strerror or str(e))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        fail_input(path, f"not JSON ({e})")
+    if not isinstance(report, dict) or report.get("tool") != "rope-kv-bench":
+        fail_input(path, "not a rope-kv-bench report")
+    cases = report.get("cases")
+    if not isinstance(cases, list):
+        fail_input(path, "no cases array")
+    for c in cases:
+        if not isinstance(c, dict) or "id" not in c or "validation" not in c:
+            fail_input(path, "a case without id or validation")
+    return cases, report.get("complete", True)
+
+
+def number(x):
+    return "-" if x is None else f"{x:.3f}"
+
+
+def main(argv):
+    if len(argv) < 2:
+        print("usage: check_never_slower.py REPORT [REPORT...]", file=sys.stderr)
+        return 2
+    rows, incomplete = [], []
+    for path in argv[1:]:
+        cases, complete = load_rows(path)
+        rows.extend(cases)
+        if not complete:
+            incomplete.append(path)
+    failing = []
+    for c in rows:
+        disposition = c["validation"].get("disposition")
+        speedup = c.get("speedup") or {}
+        lo = speedup.get("lo")
+        why = []
+        if disposition != "passed":
+            why.append(f"validation {disposition}")
+        if lo is None:
+            why.append("no speedup")
+        elif lo < 1.0:
+            why.append("lo < 1.0")
+        if why:
+            failing.append((c, speedup, why))
+    for c, s, why in failing:
+        print(f"{c['id']}\tmode {c.get('mode') or '-'}\tlo {number(s.get('lo'))} "
+              f"median {number(s.get('median'))} hi {number(s.get('hi'))}\t{'; '.join(why)}")
+    passing = len(rows) - len(failing)
+    print(f"{passing} of {len(rows)} cases have lo >= 1.0")
+    for path in incomplete:
+        print(f"note: {path} is an incomplete run (interrupted): cases are missing")
+    return 0 if rows and not failing and not incomplete else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
