@@ -57,7 +57,7 @@ struct Timer::Impl {
   // ones (the first use of the flush buffer and events).
   double measure_cold_event_pair() {
     const std::vector<TimedVariant> nothing{
-        TimedVariant{"event pair", [](cudaStream_t) { return cudaSuccess; }}};
+        TimedVariant{"event pair", [](cudaStream_t) { return cudaSuccess; }, {}}};
     ColdSampler sampler(stream.get(), events, hold, *l2_flush, nothing, 0.0);
     constexpr int kDiscarded = 5, kSamples = 101;
     std::vector<double> us;
