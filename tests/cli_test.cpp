@@ -170,6 +170,7 @@ TEST(Cli, Compare) {
   EXPECT_DOUBLE_EQ(r.options.rule.resolution_us, 0.03);
   EXPECT_DOUBLE_EQ(r.options.rule.min_slowdown, 0.02);
   EXPECT_DOUBLE_EQ(r.options.rule.speedup_tolerance, 0.05);
+  EXPECT_DOUBLE_EQ(r.options.rule.decode_machine_allowance, 0.08);
   inv = parse_ok({"compare",
                   "a",
                   "b",
@@ -196,7 +197,9 @@ TEST(Cli, Compare) {
                   "--accept",
                   "z",
                   "--rerun",
-                  "again.json"});
+                  "again.json",
+                  "--decode-allowance",
+                  "0"});
   const CompareRequest& s = inv.compare;
   EXPECT_TRUE(s.options.force);
   EXPECT_TRUE(s.options.allow_missing);
@@ -205,6 +208,7 @@ TEST(Cli, Compare) {
   EXPECT_DOUBLE_EQ(s.options.rule.resolution_us, 1.0);
   EXPECT_DOUBLE_EQ(s.options.rule.speedup_tolerance, 0.10);
   EXPECT_DOUBLE_EQ(s.options.rule.min_slowdown, 0.03);
+  EXPECT_EQ(s.options.rule.decode_machine_allowance, 0);
   EXPECT_EQ(s.options.gate, (std::vector<Gated>{Gated::fused, Gated::pair, Gated::speedup}));
   EXPECT_EQ(s.options.accept, (std::vector<std::string>{"x", "y", "z"}));
   EXPECT_EQ(s.refreshed_baseline_out, "new.json");
@@ -330,6 +334,7 @@ TEST(Cli, EveryBadInputIsOneLineAndExitFour) {
       {{"compare", "a", "b", "--max-slowdown-us", "-1"}, {"--max-slowdown-us", "'-1'"}},
       {{"compare", "a", "b", "--gate", "fused,time"}, {"--gate", "'time'"}},
       {{"compare", "a", "b", "--min-slowdown", "101"}, {"--min-slowdown", "'101'"}},
+      {{"compare", "a", "b", "--decode-allowance", "-1"}, {"--decode-allowance", "'-1'"}},
       {{"report"}, {"input"}},
       {{"report", "r.json", "--format", "pdf"}, {"--format", "'pdf'"}},
       {{"bnech"}, {"'bnech' is not a command"}},

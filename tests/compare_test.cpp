@@ -42,6 +42,10 @@ const CaseComparison& find(const CompareOutcome& o, const std::string& id) {
   throw std::runtime_error("no comparison for " + id);
 }
 
+// The token count the synthetic rule tests pass: above the decode allowance's reach, so the
+// thresholds below are the size-and-noise rule alone.
+constexpr std::int64_t kPrefill = 2048;
+
 TimeSamples samples_around(double median, double spread, int n = 200) {
   TimeSamples t;
   t.pooled = testing::summary_around(median, spread, n);
@@ -51,41 +55,74 @@ TimeSamples samples_around(double median, double spread, int n = 200) {
 TEST(GateRule, ThresholdScalesWithSizeAndNoise) {
   const RuleParams p;
   // Floor: 2 % + 0.03 us / median: 3.5 % at 2 us, 2.3 % at 10 us.
-  Judgement j = judge_time(samples_around(2.0, 0.01), samples_around(2.0, 0.01), p);
+  Judgement j = judge_time(samples_around(2.0, 0.01), samples_around(2.0, 0.01), kPrefill, p);
   EXPECT_NEAR(j.threshold, 0.035, 1e-12);
-  j = judge_time(samples_around(10.0, 0.01), samples_around(10.0, 0.01), p);
+  j = judge_time(samples_around(10.0, 0.01), samples_around(10.0, 0.01), kPrefill, p);
   EXPECT_NEAR(j.threshold, 0.023, 1e-12);
   // Noise: IQR / median of 20 % in either run makes T = 0.5 x 20 % = 10 %.
-  j = judge_time(samples_around(10.0, 0.01), samples_around(10.0, 1.0), p);
+  j = judge_time(samples_around(10.0, 0.01), samples_around(10.0, 1.0), kPrefill, p);
   EXPECT_NEAR(j.threshold, 0.10, 1e-12);
   EXPECT_EQ(j.change, Change::none);
+}
+
+TEST(GateRule, DecodeAllowanceBoundsTheThresholdAtDecodeSizesOnly) {
+  const RuleParams p;
+  const TimeSamples b = samples_around(2.0, 0.01);
+  // 7 % slower, fastest launches and evidence included: a machine-sized shift at N <= 8 passes.
+  TimeSamples c = samples_around(2.14, 0.01);
+  for (std::int64_t n : {1, 8}) {
+    const Judgement j = judge_time(b, c, n, p);
+    EXPECT_DOUBLE_EQ(j.threshold, p.decode_machine_allowance) << n;
+    EXPECT_DOUBLE_EQ(j.machine_allowance, p.decode_machine_allowance) << n;
+    EXPECT_EQ(j.change, Change::none) << n;
+    EXPECT_NE(j.why.find("decode machine allowance"), std::string::npos) << j.why;
+  }
+  // From 9 tokens on, the same numbers are judged by the size-and-noise rule: 3.5 % at 2 us.
+  const Judgement above = judge_time(b, c, 9, p);
+  EXPECT_NEAR(above.threshold, 0.035, 1e-12);
+  EXPECT_EQ(above.machine_allowance, 0);
+  EXPECT_EQ(above.change, Change::slower);
+  EXPECT_EQ(above.why.find("allowance"), std::string::npos) << above.why;
+  // 10 % at N=1 is caught; noise wider than the allowance still widens T past it.
+  EXPECT_EQ(judge_time(b, samples_around(2.2, 0.01), 1, p).change, Change::slower);
+  const Judgement noisy = judge_time(b, samples_around(2.0, 0.2), 1, p);
+  EXPECT_NEAR(noisy.threshold, 0.10, 1e-12);
+  EXPECT_EQ(noisy.why.find("allowance"), std::string::npos) << noisy.why;
+  // --decode-allowance 0 (same-machine baselines): the size-and-noise rule alone.
+  RuleParams off = p;
+  off.decode_machine_allowance = 0;
+  EXPECT_EQ(judge_time(b, c, 1, off).change, Change::slower);
+  // The threshold the allowance sets is the one the verdict JSON and the rule summary show.
+  const std::string rule = describe_rule(CompareOutcome{});
+  EXPECT_NE(rule.find("8% machine allowance at N <= 8"), std::string::npos) << rule;
 }
 
 TEST(GateRule, SlowerNeedsMedianFloorAndEvidence) {
   const RuleParams p;
   const TimeSamples b = samples_around(10.0, 0.02);
-  EXPECT_EQ(judge_time(b, samples_around(10.5, 0.02), p).change, Change::slower);
-  EXPECT_EQ(judge_time(b, samples_around(10.2, 0.02), p).change, Change::none);  // 2 % < 2.3 %
-  EXPECT_EQ(judge_time(b, samples_around(9.5, 0.02), p).change, Change::faster);
+  EXPECT_EQ(judge_time(b, samples_around(10.5, 0.02), kPrefill, p).change, Change::slower);
+  EXPECT_EQ(judge_time(b, samples_around(10.2, 0.02), kPrefill, p).change,
+            Change::none);  // 2 % < 2.3 %
+  EXPECT_EQ(judge_time(b, samples_around(9.5, 0.02), kPrefill, p).change, Change::faster);
   // Median up 5 %, fastest launch unchanged (a bimodal re-run): noted, not slower.
   TimeSamples c = samples_around(10.5, 0.02);
   c.pooled.min = b.pooled.min;
-  const Judgement noted = judge_time(b, c, p);
+  const Judgement noted = judge_time(b, c, kPrefill, p);
   EXPECT_EQ(noted.change, Change::noted);
   EXPECT_NE(noted.why.find("fastest launches did not slow down"), std::string::npos);
   // Median and minimum up 5 % but so few, so noisy samples that the evidence is weak.
   TimeSamples thin_b = samples_around(10.0, 0.2, 2), thin_c = samples_around(10.5, 0.2, 2);
-  EXPECT_EQ(judge_time(thin_b, thin_c, p).change, Change::noted);
+  EXPECT_EQ(judge_time(thin_b, thin_c, kPrefill, p).change, Change::noted);
 }
 
 TEST(GateRule, PassMediansWidenTheEvidence) {
   const RuleParams p;
   TimeSamples b = samples_around(10.0, 0.01, 300), c = samples_around(10.5, 0.01, 300);
-  const double tight = judge_time(b, c, p).evidence.z;
+  const double tight = judge_time(b, c, kPrefill, p).evidence.z;
   // Three passes that disagree by 10 %: the same medians are no longer strong evidence.
   b.passes = {testing::summary_around(9.5, 0.01, 100), testing::summary_around(10.0, 0.01, 100),
               testing::summary_around(10.5, 0.01, 100)};
-  const Judgement wide = judge_time(b, c, p);
+  const Judgement wide = judge_time(b, c, kPrefill, p);
   EXPECT_LT(wide.evidence.z, tight / 10);
   EXPECT_EQ(wide.evidence.method, "median-z");
 }
@@ -98,7 +135,7 @@ TEST(GateRule, RawSamplesUseTheRankTest) {
     b.raw.push_back(10.0 + noise(rng));
     c.raw.push_back(10.5 + noise(rng));
   }
-  const Judgement j = judge_time(b, c, RuleParams{});
+  const Judgement j = judge_time(b, c, kPrefill, RuleParams{});
   EXPECT_EQ(j.evidence.method, "mann-whitney");
   EXPECT_LT(j.evidence.p_slower, 1e-6);
   EXPECT_EQ(j.change, Change::slower);
@@ -107,7 +144,7 @@ TEST(GateRule, RawSamplesUseTheRankTest) {
   same.raw.clear();
   for (int i = 0; i < 300; ++i)
     same.raw.push_back(10.0 + noise(rng));
-  EXPECT_GT(judge_time(b, same, RuleParams{}).evidence.p_slower, 0.001);
+  EXPECT_GT(judge_time(b, same, kPrefill, RuleParams{}).evidence.p_slower, 0.001);
 }
 
 TEST(RankTest, MatchesHandComputedU) {
@@ -243,6 +280,9 @@ TEST(Render, JsonAndGithubAnnotations) {
   EXPECT_EQ(j["cases"][0]["verdict"], "regression");
   EXPECT_NEAR(j["cases"][0]["gates"][0]["delta_pct"].get<double>(), 20.0, 1e-9);
   EXPECT_GT(j["cases"][0]["gates"][0]["threshold_pct"].get<double>(), 2.0);
+  EXPECT_EQ(j["cases"][0]["gates"][0]["machine_allowance_pct"].get<double>(), 0);  // N=2048
+  EXPECT_DOUBLE_EQ(j["rule"]["decode_machine_allowance_pct"].get<double>(), 8.0);
+  EXPECT_EQ(j["rule"]["decode_max_tokens"].get<int>(), 8);
   EXPECT_EQ(j["cases"][0]["gates"][0]["evidence"]["method"], "median-z");
   const std::string gh = github_annotations(o);
   EXPECT_EQ(gh.rfind("::error title=perf gate regression::bf16|auto|32x8x128|neox|nhd|N=2048", 0),

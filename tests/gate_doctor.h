@@ -73,7 +73,11 @@ inline void scale_all_variants(Report& r, double factor) {
 
 // The committed pairs of runs of one build, same config and settings (docs/ci.md lists them).
 // `overlapping` marks pairs of two configs that share only some cases (decode.json's 90 bf16
-// cases against the A/B config's 10, both dtypes): compared with --allow-missing.
+// cases against the A/B config's 10, both dtypes): compared with --allow-missing. The wave2
+// seed-table runs share every case (not overlapping) but were each made on another H200: they
+// carry the between-machine spread the decode allowance covers (scripts/between_machine.py).
+// run2 / run3 is not listed: from run2 to run3 one N=128 case still fails (the open gap in
+// docs/ci.md, "Decode allowance"); gate_scenarios_test.cpp pins that outcome instead.
 struct SameBuildPair {
   std::string first, second;
   bool overlapping = false;
@@ -98,6 +102,8 @@ inline const std::vector<SameBuildPair>& same_build_pairs() {
       {"experiments/ab-round2/base-prefill-again.json", "experiments/ab-round3/base-prefill.json"},
       {"experiments/ab-round4/base-decode.json", "experiments/ab-round4/base-decode-again.json"},
       {"experiments/ab-round4/base-prefill.json", "experiments/ab-round4/base-prefill-again.json"},
+      {"wave2/seed-table-run1.json", "wave2/seed-table-run2.json"},
+      {"wave2/seed-table-run1.json", "wave2/seed-table-run3.json"},
   };
   return pairs;
 }

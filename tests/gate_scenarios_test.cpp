@@ -23,6 +23,11 @@ const std::string kN8 = "fp16|fp8_e4m3|32x32x128|neox|nhd|N=8";
 const std::string kN128 = "bf16|auto|32x8x128|neox|nhd|N=128";
 const std::string kN2048 = "bf16|auto|32x8x128|neox|nhd|N=2048";
 const std::string kN16k = "bf16|auto|32x8x128|neox|nhd|N=16384";
+const std::string kN1x32 = "bf16|auto|32x32x128|neox|nhd|N=1";
+// One build's seed table on three H200s (results/h200/wave2).
+const char* const kWave2Run1 = "wave2/seed-table-run1.json";
+const char* const kWave2Run2 = "wave2/seed-table-run2.json";
+const char* const kWave2Run3 = "wave2/seed-table-run3.json";
 
 struct Scene {
   Report baseline, current;
@@ -85,15 +90,20 @@ std::vector<Scenario> scenarios() {
   };
   for (const Size& n : {Size{"N1", kN1}, Size{"N128", kN128}, Size{"N2048", kN2048}}) {
     const std::string t = n.tag;
-    // 2 %: under the decode cases' floor (2 % + 0.03 us / median = 3.3-3.5 %); at N=2048 (10 us,
+    // 2 %: under the floor (2 % + 0.03 us / median = 3.3-3.5 % at N=128); at N=2048 (10 us,
     // 0.2 % noise) the floor is 2.3 % and the re-run's own +0.45 % carries it over: caught.
     const bool large = n.id == kN2048;
+    // At N=1 the decode machine allowance makes T 8 %: 5 % either way is inside it (the miss
+    // docs/ci.md states), 10 % is caught.
+    const bool decode = n.id == kN1;
     v.push_back({"Fused2PctSlower" + t, fused_by(n.id, 1.02), large ? 1 : 0, n.id,
                  large ? std::optional<Verdict>(Verdict::regression) : std::nullopt});
-    v.push_back({"Fused5PctSlower" + t, fused_by(n.id, 1.05), 1, n.id, Verdict::regression});
+    v.push_back({"Fused5PctSlower" + t, fused_by(n.id, 1.05), decode ? 0 : 1, n.id,
+                 decode ? Verdict::pass : Verdict::regression});
     v.push_back({"Fused10PctSlower" + t, fused_by(n.id, 1.10), 1, n.id, Verdict::regression});
     v.push_back({"Fused2PctFaster" + t, fused_by(n.id, 0.98), 0, n.id, std::nullopt});
-    v.push_back({"Fused5PctFaster" + t, fused_by(n.id, 0.95), 0, n.id, Verdict::win});
+    v.push_back({"Fused5PctFaster" + t, fused_by(n.id, 0.95), 0, n.id,
+                 decode ? Verdict::pass : Verdict::win});
     v.push_back({"Fused10PctFaster" + t, fused_by(n.id, 0.90), 0, n.id, Verdict::win});
   }
   v.push_back({"Fused10PctSlowerN8Fp8", fused_by(kN8, 1.10), 1, kN8, Verdict::regression});
@@ -122,15 +132,67 @@ std::vector<Scenario> scenarios() {
                Verdict::regression});
   v.push_back({"PairOnly20PctFasterGatedSpeedup", with_gate(pair_by(0.80), {Gated::speedup}), 1,
                kN128, Verdict::regression});
-  // The case: fused 8 % slower while the pair slows 20 % is a fused regression.
-  v.push_back({"Fused8PctSlowerPair20PctSlower",
+  // The case (fused 8 % slower at N=1 while the pair slows 20 %), at 10 %: 8 % is now
+  // the decode machine allowance itself. The pair's change does not hide the fused one.
+  v.push_back({"Fused10PctSlowerPair20PctSlower",
                [] {
                  return seed_pair([](Report& r) {
-                   scale_variant(case_named(r, kN1), "fused", 1.08);
+                   scale_variant(case_named(r, kN1), "fused", 1.10);
                    scale_variant(case_named(r, kN1), "pair", 1.20);
                  });
                },
                1, kN1, Verdict::regression});
+
+  // ---- another machine: the wave2 seed-table runs, one build on three H200s. Machine 3 ran
+  // every N=1 fused kernel 3.5-7.1 % slower than machines 1 and 2 (the SameBuild pairs pass
+  // that); the decode allowance (8 %) is what lets it through.
+  v.push_back(
+      {"Wave2Fused10PctSlowerN1OnAnotherMachine",
+       [] {
+         Scene s{committed_report(kWave2Run1), committed_report(kWave2Run2), std::nullopt, {}};
+         scale_variant(case_named(s.current, kN1), "fused", 1.10);
+         return s;
+       },
+       1, kN1, Verdict::regression});
+  // The price: against a baseline from a slower machine, 10 % on a faster one shows as ~3 %.
+  v.push_back(
+      {"Wave2Fused10PctSlowerOnFasterMachineMissed",
+       [] {
+         Scene s{committed_report(kWave2Run3), committed_report(kWave2Run1), std::nullopt, {}};
+         scale_variant(case_named(s.current, kN1x32), "fused", 1.10);
+         return s;
+       },
+       0, kN1x32, Verdict::pass});
+  // The committed pair the rule does not pass yet (docs/ci.md, "Decode allowance"): machine 3
+  // ran fp16|auto|32x32x128 N=128 3.4 % slower than machine 2, its fastest launch 2.6 % (0.75 T
+  // is 2.3 %). The N=1 shifts of up to 7.6 % pass; the other direction passes. When the rule
+  // learns to pass this case, this scenario fails: move the pair into same_build_pairs().
+  v.push_back(
+      {"Wave2Run2ToRun3OpenGapAtN128",
+       [] {
+         return Scene{committed_report(kWave2Run2), committed_report(kWave2Run3), std::nullopt, {}};
+       },
+       1, "fp16|auto|32x32x128|neox|nhd|N=128", Verdict::regression});
+  v.push_back(
+      {"Wave2Run3ToRun2Passes",
+       [] {
+         return Scene{committed_report(kWave2Run3), committed_report(kWave2Run2), std::nullopt, {}};
+       },
+       0, "", std::nullopt});
+  // A machine-like shift of every N=1 fused time, on the run itself (so the shift is exact):
+  // 7 % passes, 9 % fails every N=1 case. Between 8 % and about 9 % is the grey zone: T is
+  // 8 %, and the fastest launches (6 %) and the evidence must agree as well.
+  auto every_n1_fused = [](double f) {
+    return [f] {
+      Scene s{committed_report(kWave2Run1), committed_report(kWave2Run1), std::nullopt, {}};
+      for (CaseResult& c : s.current.cases)
+        if (c.spec.tokens == 1) scale_variant(c, "fused", f);
+      return s;
+    };
+  };
+  v.push_back({"Wave2MachineShift7PctEveryN1Passes", every_n1_fused(1.07), 0, kN1, Verdict::pass});
+  v.push_back({"Wave2MachineShift9PctEveryN1Fails", every_n1_fused(1.09), 1, kN1,
+               Verdict::regression, false});
 
   // ---- the whole GPU slower: every variant's time up; the speedup does not move
   auto gpu_wide = [](double f) {

@@ -50,7 +50,7 @@ std::optional<GateResult> gate_one(Gated g, const CaseResult& b, const CaseResul
   }
   r.baseline = bv->us.median;
   r.current = cv->us.median;
-  r.judgement = judge_time(time_samples(*bv), time_samples(*cv), rule);
+  r.judgement = judge_time(time_samples(*bv), time_samples(*cv), b.spec.tokens, rule);
   return r;
 }
 

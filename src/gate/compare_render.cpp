@@ -78,10 +78,14 @@ std::string describe_rule(const CompareOutcome& o) {
   const RuleParams& r = o.rule;
   return fmt::format(
       "gated: {}; slower = median up by more than T = max({:g}% + {:g} us / baseline median, "
-      "{:g} x noise), fastest launches up by more than {:g} T, one-sided p < {:g}; speedup "
+      "{:g} x noise{}), fastest launches up by more than {:g} T, one-sided p < {:g}; speedup "
       "floor {:g}%",
-      gated, r.min_slowdown * 100, r.resolution_us, r.noise_factor, r.floor_shift_share, r.max_p,
-      r.speedup_tolerance * 100);
+      gated, r.min_slowdown * 100, r.resolution_us, r.noise_factor,
+      r.decode_machine_allowance > 0
+          ? fmt::format(", {:g}% machine allowance at N <= {}", r.decode_machine_allowance * 100,
+                        r.decode_max_tokens)
+          : "",
+      r.floor_shift_share, r.max_p, r.speedup_tolerance * 100);
 }
 
 std::string render_comparison(const CompareOutcome& o, TableFormat format, bool all_rows) {

@@ -26,6 +26,7 @@ json gate_json(const GateResult& g) {
               {"threshold_pct", j.threshold * 100},
               {"floor_shift_pct", j.floor_shift * 100},
               {"noise_pct", j.noise * 100},
+              {"machine_allowance_pct", j.machine_allowance * 100},
               {"evidence",
                {{"method", j.evidence.method},
                 {"z", j.evidence.z},
@@ -96,6 +97,8 @@ std::string verdict_json(const CompareOutcome& o) {
                     {"floor_shift_share", r.floor_shift_share},
                     {"max_p", r.max_p},
                     {"speedup_tolerance_pct", r.speedup_tolerance * 100},
+                    {"decode_max_tokens", r.decode_max_tokens},
+                    {"decode_machine_allowance_pct", r.decode_machine_allowance * 100},
                     {"description", describe_rule(o)}}},
                   {"counts", counts},
                   {"cases", cases}};

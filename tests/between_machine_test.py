@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""scripts/between_machine.py on synthetic reports (the formulas) and on the committed wave2 H200
+reports (the numbers docs/ci.md quotes), and the perf gate's decode allowance against them: the
+allowance the binary uses (read from `compare --json`'s rule) must be at least 2.5 x sqrt(2) x the
+fused decode spread and no more than 0.5 % above it, so neither can drift from the other silently.
+
+usage: between_machine_test.py SOURCE_DIR COMPARE_BINARY
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SOURCE_DIR, BINARY = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(SOURCE_DIR, "scripts"))
+import between_machine  # noqa: E402
+
+WAVE2 = "results/h200/wave2/seed-table-run{}.json"
+
+
+def synthetic(fused_us, speedups, tokens=1):
+    """One passed case: fused passes all at `fused_us` (no within-run spread), the given speedups."""
+    passes = [{"median_us": fused_us} for _ in speedups]
+    return {"cases": [{"id": "c", "mode": "graph", "validation": {"disposition": "passed"},
+                       "spec": {"tokens": tokens},
+                       "variants": [{"variant": "fused", "median_us": fused_us,
+                                     "passes": passes}],
+                       "speedup": {"pass_medians": speedups}}]}
+
+
+class Formulas(unittest.TestCase):
+    def test_a_pure_shift_is_split_between_the_two_machines(self):
+        with tempfile.TemporaryDirectory() as d:
+            for name, us, sp in (("a", 2.0, [1.5, 1.5, 1.5]),
+                                 ("b", 2.0 * math.exp(0.04), [1.5 * math.exp(0.02)] * 3)):
+                with open(os.path.join(d, name + ".json"), "w") as f:
+                    json.dump(synthetic(us, sp), f)
+            r = between_machine.estimate(d, [("a.json", "b.json")])
+        # d = 0.04 with no within-run variance: sigma^2 = d^2 / 2.
+        self.assertAlmostEqual(r["fused"]["decode"]["sigma"], 0.04 / math.sqrt(2), places=12)
+        self.assertAlmostEqual(r["speedup"]["decode"]["sigma"], 0.02 / math.sqrt(2), places=12)
+        self.assertIsNone(r["fused"]["mid"]["sigma"])
+        self.assertEqual(r["fused"]["decode"]["n"], 1)
+
+    def test_within_run_noise_larger_than_the_shift_gives_zero(self):
+        with tempfile.TemporaryDirectory() as d:
+            a = synthetic(2.0, [1.5, 1.6, 1.4])
+            a["cases"][0]["variants"][0]["passes"] = [{"median_us": x} for x in (1.8, 2.0, 2.2)]
+            with open(os.path.join(d, "a.json"), "w") as f:
+                json.dump(a, f)
+            with open(os.path.join(d, "b.json"), "w") as f:
+                json.dump(synthetic(2.0 * 1.001, [1.5, 1.6, 1.4]), f)
+            r = between_machine.estimate(d, [("a.json", "b.json")])
+        self.assertEqual(r["fused"]["decode"]["sigma"], 0.0)
+        self.assertEqual(r["speedup"]["decode"]["sigma"], 0.0)
+
+    def test_token_classes(self):
+        self.assertEqual([between_machine.token_class(n) for n in (1, 8, 9, 1024, 1025)],
+                         ["decode", "decode", "mid", "mid", "large"])
+
+
+class CommittedReports(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "spread.json")
+            run = subprocess.run([sys.executable, os.path.join(SOURCE_DIR, "scripts",
+                                                               "between_machine.py"),
+                                  "--root", SOURCE_DIR, "--json", out],
+                                 capture_output=True, text=True)
+            assert run.returncode == 0, run.stderr
+            cls.text = run.stdout
+            with open(out) as f:
+                cls.spread = json.load(f)
+            verdict = os.path.join(d, "verdict.json")
+            run = subprocess.run([BINARY, "compare", os.path.join(SOURCE_DIR, WAVE2.format(1)),
+                                  os.path.join(SOURCE_DIR, WAVE2.format(2)), "--json", verdict],
+                                 capture_output=True, text=True)
+            assert run.returncode == 0, run.stdout + run.stderr
+            with open(verdict) as f:
+                cls.rule = json.load(f)["rule"]
+
+    def test_the_numbers_docs_ci_quotes(self):
+        for table, expected in (("fused", (2.22, 1.47, 0.49)), ("speedup", (2.01, 1.06, 0.15))):
+            for cls_name, pct in zip(between_machine.CLASSES, expected):
+                got = 100 * self.spread[table][cls_name]["sigma"]
+                self.assertAlmostEqual(got, pct, delta=0.005, msg=f"{table} {cls_name}")
+        self.assertIn("fused own time:", self.text)
+
+    def test_decode_allowance_follows_the_data(self):
+        sigma = self.spread["fused"]["decode"]["sigma"]
+        needed_pct = 100 * 2.5 * math.sqrt(2) * sigma
+        allowance_pct = self.rule["decode_machine_allowance_pct"]
+        self.assertGreaterEqual(allowance_pct, needed_pct)
+        self.assertLessEqual(allowance_pct - needed_pct, 0.5)
+        # The script's decode class is the rule's reach.
+        self.assertEqual(self.rule["decode_max_tokens"], 8)
+        self.assertEqual(between_machine.token_class(8), "decode")
+        self.assertEqual(between_machine.token_class(9), "mid")
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1])
