@@ -151,9 +151,10 @@ step_ab() {
     [[ -x $d/rope-kv-bench ]] || continue
     name=$(basename "$d")
     [[ $d == "$bin" ]] && name=base
-    suffix=""
-    [[ $name == base && -e $scratch/ab/base-decode.json ]] && suffix=-again
     for cfg in ${AB_CONFIGS:-prefill decode}; do
+      # The base build runs first and last: the second run is base-CFG-again, not an overwrite.
+      suffix=""
+      [[ $name == base && -e $scratch/ab/base-$cfg.json ]] && suffix=-again
       chmod +x "$d/rope-kv-bench"
       timeout -s INT -k 30 "$limit" "$d/rope-kv-bench" bench --config "configs/kernel-ab-$cfg.json" \
         --json "$scratch/ab/$name-$cfg$suffix.json" >"$scratch/ab/$name-$cfg$suffix.txt" 2>&1 || rc=1
