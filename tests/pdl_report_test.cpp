@@ -84,7 +84,7 @@ Report pdl_report() {
                  mode_passes(a.fused_pdl, a.pair_pdl, a.producer, 3)};
     cases.push_back(std::move(c));
   }
-  add_bench_rows(r, cases, r.timing.modes, false);
+  add_bench_rows(r, cases, r.timing, false);
   return r;
 }
 

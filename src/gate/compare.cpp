@@ -26,7 +26,7 @@ TimeSamples time_samples(const VariantResult& v) {
   return t;
 }
 
-std::optional<GateResult> gate_one(Gated g, const CaseResult& b, const CaseResult& c,
+std::optional<GateResult> gate_one(Gated g, const CaseResult& b, const CaseResult& c, Boards boards,
                                    const RuleParams& rule, std::string& missing) {
   GateResult r;
   r.what = g;
@@ -50,7 +50,7 @@ std::optional<GateResult> gate_one(Gated g, const CaseResult& b, const CaseResul
   }
   r.baseline = bv->us.median;
   r.current = cv->us.median;
-  r.judgement = judge_time(time_samples(*bv), time_samples(*cv), b.spec.tokens, rule);
+  r.judgement = judge_time(time_samples(*bv), time_samples(*cv), b.spec.tokens, boards, rule);
   return r;
 }
 
@@ -74,12 +74,12 @@ std::string disposition_text(const CaseResult& c) {
   return s;
 }
 
-std::vector<GateResult> gate_case(const CaseResult& b, const CaseResult& c, const CompareOptions& o,
-                                  std::vector<std::string>& notes) {
+std::vector<GateResult> gate_case(const CaseResult& b, const CaseResult& c, Boards boards,
+                                  const CompareOptions& o, std::vector<std::string>& notes) {
   std::vector<GateResult> gates;
   for (Gated g : o.gate) {
     std::string missing;
-    if (auto r = gate_one(g, b, c, o.rule, missing))
+    if (auto r = gate_one(g, b, c, boards, o.rule, missing))
       gates.push_back(std::move(*r));
     else
       notes.push_back(missing);
@@ -87,7 +87,8 @@ std::vector<GateResult> gate_case(const CaseResult& b, const CaseResult& c, cons
   return gates;
 }
 
-CaseComparison compare_case(const CaseResult& b, const CaseResult& c, const CompareOptions& o) {
+CaseComparison compare_case(const CaseResult& b, const CaseResult& c, Boards boards,
+                            const CompareOptions& o) {
   CaseComparison cmp;
   cmp.id = c.id;
   cmp.mode = c.mode;
@@ -101,8 +102,9 @@ CaseComparison compare_case(const CaseResult& b, const CaseResult& c, const Comp
     cmp.notes.push_back("the baseline has no timing: " + to_string(b.validation));
     return cmp;
   }
-  cmp.gates = gate_case(b, c, o, cmp.notes);
+  cmp.gates = gate_case(b, c, boards, o, cmp.notes);
   cmp.verdict = fold(cmp.gates);
+  if (boards == Boards::may_differ) cmp.machine_allowance = o.rule.machine_allowance(b.spec.tokens);
   for (const GateResult& g : cmp.gates)
     if (g.judgement.change != Change::none)
       cmp.notes.push_back(to_string(g.what) + " " + g.judgement.why);
@@ -110,7 +112,7 @@ CaseComparison compare_case(const CaseResult& b, const CaseResult& c, const Comp
 }
 
 // A regression of the current run meets its re-run: it stays one only if the re-run agrees.
-void confirm(CaseComparison& cmp, const CaseResult& b, const CaseResult* again,
+void confirm(CaseComparison& cmp, const CaseResult& b, const CaseResult* again, Boards boards,
              const CompareOptions& o) {
   if (!again) {
     cmp.notes.push_back("not in the re-run: unconfirmed, still failing");
@@ -122,7 +124,7 @@ void confirm(CaseComparison& cmp, const CaseResult& b, const CaseResult* again,
     return;
   }
   std::vector<std::string> notes;
-  cmp.rerun_gates = gate_case(b, *again, o, notes);
+  cmp.rerun_gates = gate_case(b, *again, boards, o, notes);
   if (fold(cmp.rerun_gates) == Verdict::regression) {
     cmp.notes.push_back("confirmed by the re-run");
   } else {
@@ -150,6 +152,42 @@ std::map<Key, const CaseResult*> by_key(const Report& r) {
   return m;
 }
 
+// Which GPU each run was measured on, in words: "baseline measured on this GPU (...)".
+std::string gpu_fact(const DeviceInfo& b, const DeviceInfo& c) {
+  if (b.uuid.empty() && c.uuid.empty()) return "GPU of both runs unknown (reports without uuid)";
+  if (b.uuid.empty()) return "GPU of the baseline unknown (report without uuid)";
+  if (c.uuid.empty()) return "GPU of the current run unknown (report without uuid)";
+  if (b.uuid == c.uuid) return "baseline measured on this GPU (" + b.uuid + ")";
+  return "baseline measured on another GPU (uuid " + b.uuid + " vs " + c.uuid + ")";
+}
+
+bool allowance_applies(MachineAllowance mode, std::optional<bool> same) {
+  switch (mode) {
+    case MachineAllowance::on:
+      return true;
+    case MachineAllowance::off:
+      return false;
+    case MachineAllowance::by_uuid:
+      return same != true;
+  }
+  return true;
+}
+
+std::string allowance_why(MachineAllowance mode, const DeviceInfo& b, const DeviceInfo& c,
+                          bool applies, const RuleParams& r) {
+  const std::string fact = gpu_fact(b, c);
+  const std::string what =
+      applies
+          ? fmt::format(
+                "between-machine allowance applies ({:g}% at N <= {}, {:g}% at N <= "
+                "{}, {:g}% above)",
+                r.decode_machine_allowance * 100, r.decode_max_tokens,
+                r.mid_machine_allowance * 100, r.mid_max_tokens, r.large_machine_allowance * 100)
+          : std::string("no machine allowance");
+  if (mode == MachineAllowance::by_uuid) return fact + ": " + what;
+  return fact + "; --machine-allowance " + to_string(mode) + ": " + what;
+}
+
 CompareOutcome refused(CompareOutcome out, CompareExit code, std::string message) {
   out.exit = code;
   out.message = std::move(message);
@@ -175,6 +213,30 @@ std::optional<Gated> parse_gated(const std::string& text) {
   for (Gated g : {Gated::fused, Gated::pair, Gated::speedup})
     if (text == to_string(g)) return g;
   return std::nullopt;
+}
+
+std::string to_string(MachineAllowance m) {
+  switch (m) {
+    case MachineAllowance::by_uuid:
+      return "auto";
+    case MachineAllowance::on:
+      return "on";
+    case MachineAllowance::off:
+      return "off";
+  }
+  return "auto";
+}
+
+std::optional<MachineAllowance> parse_machine_allowance(const std::string& text) {
+  for (MachineAllowance m :
+       {MachineAllowance::by_uuid, MachineAllowance::on, MachineAllowance::off})
+    if (text == to_string(m)) return m;
+  return std::nullopt;
+}
+
+std::optional<bool> same_gpu(const DeviceInfo& a, const DeviceInfo& b) {
+  if (a.uuid.empty() || b.uuid.empty()) return std::nullopt;
+  return a.uuid == b.uuid;
 }
 
 std::string to_string(Verdict v) {
@@ -224,6 +286,25 @@ CompareOutcome compare_reports(const Report& baseline, const Report& current,
   out.rule = o.rule;
   out.allow_missing = o.allow_missing;
   out.rerun = rerun != nullptr;
+  out.machine_allowance_mode = o.machine_allowance;
+  out.same_gpu = same_gpu(baseline.device, current.device);
+  out.machine_allowance_applies = allowance_applies(o.machine_allowance, out.same_gpu);
+  out.machine_allowance_why = allowance_why(o.machine_allowance, baseline.device, current.device,
+                                            out.machine_allowance_applies, o.rule);
+  const Boards boards = out.machine_allowance_applies ? Boards::may_differ : Boards::same;
+  // The re-run is judged against the baseline as well: by its own GPU's uuid. ci-gate.sh re-runs
+  // on the current run's runner, so the two agree unless the re-run came from elsewhere.
+  Boards rerun_boards = boards;
+  if (rerun) {
+    rerun_boards = allowance_applies(o.machine_allowance, same_gpu(baseline.device, rerun->device))
+                       ? Boards::may_differ
+                       : Boards::same;
+    if (rerun_boards != boards)
+      out.warnings.push_back("re-run against the baseline: " +
+                             allowance_why(o.machine_allowance, baseline.device, rerun->device,
+                                           rerun_boards == Boards::may_differ, o.rule) +
+                             " (the current run was judged otherwise)");
+  }
 
   for (const auto& [other, what] :
        {std::pair<const Report*, std::string>{&current, "current"}, {rerun, "re-run"}}) {
@@ -263,10 +344,10 @@ CompareOutcome compare_reports(const Report& baseline, const Report& current,
       ++out.speedups_compared;
       out.speedups_within_intervals += *within;
     }
-    CaseComparison c = compare_case(b, *it->second, o);
+    CaseComparison c = compare_case(b, *it->second, boards, o);
     if (rerun && c.verdict == Verdict::regression) {
       const auto again = rerun_by_key.find(key);
-      confirm(c, b, again == rerun_by_key.end() ? nullptr : again->second, o);
+      confirm(c, b, again == rerun_by_key.end() ? nullptr : again->second, rerun_boards, o);
     }
     if (c.verdict == Verdict::regression &&
         std::find(o.accept.begin(), o.accept.end(), c.id) != o.accept.end()) {
