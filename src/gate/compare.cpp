@@ -152,42 +152,6 @@ std::map<Key, const CaseResult*> by_key(const Report& r) {
   return m;
 }
 
-// Which GPU each run was measured on, in words: "baseline measured on this GPU (...)".
-std::string gpu_fact(const DeviceInfo& b, const DeviceInfo& c) {
-  if (b.uuid.empty() && c.uuid.empty()) return "GPU of both runs unknown (reports without uuid)";
-  if (b.uuid.empty()) return "GPU of the baseline unknown (report without uuid)";
-  if (c.uuid.empty()) return "GPU of the current run unknown (report without uuid)";
-  if (b.uuid == c.uuid) return "baseline measured on this GPU (" + b.uuid + ")";
-  return "baseline measured on another GPU (uuid " + b.uuid + " vs " + c.uuid + ")";
-}
-
-bool allowance_applies(MachineAllowance mode, std::optional<bool> same) {
-  switch (mode) {
-    case MachineAllowance::on:
-      return true;
-    case MachineAllowance::off:
-      return false;
-    case MachineAllowance::by_uuid:
-      return same != true;
-  }
-  return true;
-}
-
-std::string allowance_why(MachineAllowance mode, const DeviceInfo& b, const DeviceInfo& c,
-                          bool applies, const RuleParams& r) {
-  const std::string fact = gpu_fact(b, c);
-  const std::string what =
-      applies
-          ? fmt::format(
-                "between-machine allowance applies ({:g}% at N <= {}, {:g}% at N <= "
-                "{}, {:g}% above)",
-                r.decode_machine_allowance * 100, r.decode_max_tokens,
-                r.mid_machine_allowance * 100, r.mid_max_tokens, r.large_machine_allowance * 100)
-          : std::string("no machine allowance");
-  if (mode == MachineAllowance::by_uuid) return fact + ": " + what;
-  return fact + "; --machine-allowance " + to_string(mode) + ": " + what;
-}
-
 CompareOutcome refused(CompareOutcome out, CompareExit code, std::string message) {
   out.exit = code;
   out.message = std::move(message);
@@ -213,30 +177,6 @@ std::optional<Gated> parse_gated(const std::string& text) {
   for (Gated g : {Gated::fused, Gated::pair, Gated::speedup})
     if (text == to_string(g)) return g;
   return std::nullopt;
-}
-
-std::string to_string(MachineAllowance m) {
-  switch (m) {
-    case MachineAllowance::by_uuid:
-      return "auto";
-    case MachineAllowance::on:
-      return "on";
-    case MachineAllowance::off:
-      return "off";
-  }
-  return "auto";
-}
-
-std::optional<MachineAllowance> parse_machine_allowance(const std::string& text) {
-  for (MachineAllowance m :
-       {MachineAllowance::by_uuid, MachineAllowance::on, MachineAllowance::off})
-    if (text == to_string(m)) return m;
-  return std::nullopt;
-}
-
-std::optional<bool> same_gpu(const DeviceInfo& a, const DeviceInfo& b) {
-  if (a.uuid.empty() || b.uuid.empty()) return std::nullopt;
-  return a.uuid == b.uuid;
 }
 
 std::string to_string(Verdict v) {
@@ -287,22 +227,21 @@ CompareOutcome compare_reports(const Report& baseline, const Report& current,
   out.allow_missing = o.allow_missing;
   out.rerun = rerun != nullptr;
   out.machine_allowance_mode = o.machine_allowance;
-  out.same_gpu = same_gpu(baseline.device, current.device);
-  out.machine_allowance_applies = allowance_applies(o.machine_allowance, out.same_gpu);
-  out.machine_allowance_why = allowance_why(o.machine_allowance, baseline.device, current.device,
-                                            out.machine_allowance_applies, o.rule);
-  const Boards boards = out.machine_allowance_applies ? Boards::may_differ : Boards::same;
+  const AllowanceDecision allowance =
+      decide_machine_allowance(o.machine_allowance, baseline.device, current.device, o.rule);
+  out.same_gpu = allowance.same_gpu;
+  out.machine_allowance_applies = allowance.applies;
+  out.machine_allowance_why = allowance.why;
+  const Boards boards = allowance.boards();
   // The re-run is judged against the baseline as well: by its own GPU's uuid. ci-gate.sh re-runs
   // on the current run's runner, so the two agree unless the re-run came from elsewhere.
   Boards rerun_boards = boards;
   if (rerun) {
-    rerun_boards = allowance_applies(o.machine_allowance, same_gpu(baseline.device, rerun->device))
-                       ? Boards::may_differ
-                       : Boards::same;
+    const AllowanceDecision again =
+        decide_machine_allowance(o.machine_allowance, baseline.device, rerun->device, o.rule);
+    rerun_boards = again.boards();
     if (rerun_boards != boards)
-      out.warnings.push_back("re-run against the baseline: " +
-                             allowance_why(o.machine_allowance, baseline.device, rerun->device,
-                                           rerun_boards == Boards::may_differ, o.rule) +
+      out.warnings.push_back("re-run against the baseline: " + again.why +
                              " (the current run was judged otherwise)");
   }
 

@@ -14,7 +14,8 @@
 // Same GPU or another: when the baseline was measured on this very board (both reports carry a
 // device uuid, and they are equal), the rule is the size-and-noise rule alone; otherwise each
 // case's threshold is at least the machine allowance of its token class (gate_rule.h). The
-// header says which and why; `--machine-allowance on|off` overrides the uuids.
+// header says which and why; `--machine-allowance on|off` overrides the uuids
+// (machine_allowance.h).
 //
 // With a re-run (`rerun`: the flagged cases timed once more, scripts/ci-gate.sh), a case is a
 // regression only when the re-run is slower too; otherwise it is `unconfirmed` and passes.
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "gate/gate_rule.h"
+#include "gate/machine_allowance.h"
 #include "report/report.h"
 
 namespace rkv {
@@ -42,14 +44,6 @@ enum class CompareExit : int {
 enum class Gated { fused, pair, speedup };
 std::string to_string(Gated g);
 std::optional<Gated> parse_gated(const std::string& text);
-
-// --machine-allowance: by the reports' GPU uuids (auto), always (on), or never (off).
-enum class MachineAllowance { by_uuid, on, off };
-std::string to_string(MachineAllowance m);  // "auto", "on", "off"
-std::optional<MachineAllowance> parse_machine_allowance(const std::string& text);
-
-// Whether two runs were measured on one GPU: nullopt when either report lacks a uuid.
-std::optional<bool> same_gpu(const DeviceInfo& a, const DeviceInfo& b);
 
 struct CompareOptions {
   std::vector<Gated> gate{Gated::fused};
