@@ -22,8 +22,9 @@ standard deviation sigma of the log of a timing between two machines:
                   d^2 / 2 - (within_a + within_b) / 2).
 
 The division by 2 makes sigma one machine's deviation: the difference of two machines has
-sqrt(2) sigma. The perf gate's decode allowance (src/gate/gate_rule.h, decode_machine_allowance)
-is 2.5 sqrt(2) sigma of the fused decode class, rounded up to 0.5 %; docs/ci.md explains it.
+sqrt(2) sigma. The perf gate's machine allowances (src/gate/gate_rule.h, RuleParams: decode, mid
+and large) are 2.5 sqrt(2) sigma of the fused class, rounded up to 0.5 %, and apply when the
+baseline was not measured on the same GPU; docs/ci.md explains them.
 exit: 0 printed; 1 a report could not be read or has no matched case (named on stderr)
 """
 import argparse

@@ -4,10 +4,13 @@
 #
 #   scripts/ci-gate.sh [--binary PATH] BASELINE CONFIG [compare options...]
 #
-#   BASELINE  a bench report (JSON) of the same config on the same kind of runner
+#   BASELINE  a bench report (JSON) of the same config on the same kind of runner; best one
+#             measured on this runner's own GPU: its device.uuid then matches the sweep's and
+#             compare applies no between-machine allowance (docs/ci.md, "Same GPU or another").
+#             The re-run below runs here too, so it carries the sweep's uuid.
 #   CONFIG    the sweep config, e.g. configs/kernel-ab-decode.json
 #   compare options  passed to `rope-kv-bench compare` (--gate, --allow-missing, --force,
-#             --min-slowdown, --json FILE, --markdown FILE, --github, --all,
+#             --min-slowdown, --machine-allowance, --json FILE, --markdown FILE, --github, --all,
 #             --refreshed-baseline FILE, --accept IDS); the output options apply to the final
 #             comparison only
 #

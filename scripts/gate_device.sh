@@ -51,8 +51,12 @@ ok = True
 print(f"slowed build: exit {slow_rc} (want 1); unmodified rebuild: exit {same_rc} (want 0)")
 ok &= slow_rc == 1 and same_rc == 0
 try:
-    cases = json.load(open(verdict))["cases"]
-except (OSError, ValueError) as e:
+    doc = json.load(open(verdict))
+    cases = doc["cases"]
+    # Every run here is on this one GPU: the reports carry its uuid, so no machine allowance.
+    print(f"same GPU: {doc.get('same_gpu')} (want True); {doc['rule'].get('machine_allowance_why')}")
+    ok &= doc.get("same_gpu") is True
+except (OSError, ValueError, KeyError) as e:
     cases = []
     print(f"no verdict of the slowed build: {e}")
 for n in (128, 2048, 16384):

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """scripts/between_machine.py on synthetic reports (the formulas) and on the committed wave2 H200
-reports (the numbers docs/ci.md quotes), and the perf gate's decode allowance against them: the
-allowance the binary uses (read from `compare --json`'s rule) must be at least 2.5 x sqrt(2) x the
-fused decode spread and no more than 0.5 % above it, so neither can drift from the other silently.
+reports (the numbers docs/ci.md quotes), and the perf gate's machine allowances against them: each
+allowance the binary uses (decode, mid, large; read from `compare --json`'s rule) must be at least
+2.5 x sqrt(2) x the fused spread of its token class and no more than 0.5 % above it, and the
+rule's class edges must be the script's, so neither can drift from the other silently.
 
 usage: between_machine_test.py SOURCE_DIR COMPARE_BINARY
 """
@@ -90,16 +91,24 @@ class CommittedReports(unittest.TestCase):
                 self.assertAlmostEqual(got, pct, delta=0.005, msg=f"{table} {cls_name}")
         self.assertIn("fused own time:", self.text)
 
-    def test_decode_allowance_follows_the_data(self):
-        sigma = self.spread["fused"]["decode"]["sigma"]
-        needed_pct = 100 * 2.5 * math.sqrt(2) * sigma
-        allowance_pct = self.rule["decode_machine_allowance_pct"]
-        self.assertGreaterEqual(allowance_pct, needed_pct)
-        self.assertLessEqual(allowance_pct - needed_pct, 0.5)
-        # The script's decode class is the rule's reach.
-        self.assertEqual(self.rule["decode_max_tokens"], 8)
-        self.assertEqual(between_machine.token_class(8), "decode")
-        self.assertEqual(between_machine.token_class(9), "mid")
+    def test_each_machine_allowance_follows_the_data(self):
+        # The committed wave2 reports carry no GPU uuid: the allowance applies to them.
+        self.assertTrue(self.rule["machine_allowance_applies"])
+        self.assertEqual(self.rule["machine_allowance"], "auto")
+        for cls_name in between_machine.CLASSES:
+            sigma = self.spread["fused"][cls_name]["sigma"]
+            needed_pct = 100 * 2.5 * math.sqrt(2) * sigma
+            allowance_pct = self.rule["machine_allowance_pct"][cls_name]
+            self.assertGreaterEqual(allowance_pct, needed_pct, cls_name)
+            self.assertLessEqual(allowance_pct - needed_pct, 0.5, cls_name)
+            self.assertEqual(round(allowance_pct * 2), allowance_pct * 2, cls_name)  # 0.5 % steps
+
+    def test_the_rule_classes_are_the_scripts(self):
+        decode, mid = self.rule["decode_max_tokens"], self.rule["mid_max_tokens"]
+        self.assertEqual(between_machine.token_class(decode), "decode")
+        self.assertEqual(between_machine.token_class(decode + 1), "mid")
+        self.assertEqual(between_machine.token_class(mid), "mid")
+        self.assertEqual(between_machine.token_class(mid + 1), "large")
 
 
 if __name__ == "__main__":

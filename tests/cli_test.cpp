@@ -171,6 +171,7 @@ TEST(Cli, Compare) {
   EXPECT_DOUBLE_EQ(r.options.rule.min_slowdown, 0.02);
   EXPECT_DOUBLE_EQ(r.options.rule.speedup_tolerance, 0.05);
   EXPECT_DOUBLE_EQ(r.options.rule.decode_machine_allowance, 0.08);
+  EXPECT_EQ(r.options.machine_allowance, MachineAllowance::by_uuid);
   inv = parse_ok({"compare",
                   "a",
                   "b",
@@ -198,8 +199,8 @@ TEST(Cli, Compare) {
                   "z",
                   "--rerun",
                   "again.json",
-                  "--decode-allowance",
-                  "0"});
+                  "--machine-allowance",
+                  "off"});
   const CompareRequest& s = inv.compare;
   EXPECT_TRUE(s.options.force);
   EXPECT_TRUE(s.options.allow_missing);
@@ -208,7 +209,10 @@ TEST(Cli, Compare) {
   EXPECT_DOUBLE_EQ(s.options.rule.resolution_us, 1.0);
   EXPECT_DOUBLE_EQ(s.options.rule.speedup_tolerance, 0.10);
   EXPECT_DOUBLE_EQ(s.options.rule.min_slowdown, 0.03);
-  EXPECT_EQ(s.options.rule.decode_machine_allowance, 0);
+  EXPECT_EQ(s.options.machine_allowance, MachineAllowance::off);
+  EXPECT_EQ(parse_ok({"compare", "a", "b", "--machine-allowance", "on"})
+                .compare.options.machine_allowance,
+            MachineAllowance::on);
   EXPECT_EQ(s.options.gate, (std::vector<Gated>{Gated::fused, Gated::pair, Gated::speedup}));
   EXPECT_EQ(s.options.accept, (std::vector<std::string>{"x", "y", "z"}));
   EXPECT_EQ(s.refreshed_baseline_out, "new.json");
@@ -334,7 +338,8 @@ TEST(Cli, EveryBadInputIsOneLineAndExitFour) {
       {{"compare", "a", "b", "--max-slowdown-us", "-1"}, {"--max-slowdown-us", "'-1'"}},
       {{"compare", "a", "b", "--gate", "fused,time"}, {"--gate", "'time'"}},
       {{"compare", "a", "b", "--min-slowdown", "101"}, {"--min-slowdown", "'101'"}},
-      {{"compare", "a", "b", "--decode-allowance", "-1"}, {"--decode-allowance", "'-1'"}},
+      {{"compare", "a", "b", "--machine-allowance", "8"}, {"--machine-allowance", "'8'"}},
+      {{"compare", "a", "b", "--decode-allowance", "8"}, {"'--decode-allowance'"}},
       {{"report"}, {"input"}},
       {{"report", "r.json", "--format", "pdf"}, {"--format", "'pdf'"}},
       {{"bnech"}, {"'bnech' is not a command"}},

@@ -31,6 +31,7 @@ using testing::timed_case;
 // Two cases: N=1 (fused 2 us) and N=2048 (fused 10 us), tight spreads.
 Report baseline() {
   Report r = base_report();
+  r.device.uuid.clear();  // the GPU unknown unless a test stamps one
   r.cases = {timed_case(DType::bf16, CacheDType::auto_, 8, 1, "graph", 3.4, 2.0, 0.01),
              timed_case(DType::bf16, CacheDType::auto_, 8, 2048, "graph", 14.0, 10.0, 0.02)};
   return r;
@@ -42,8 +43,8 @@ const CaseComparison& find(const CompareOutcome& o, const std::string& id) {
   throw std::runtime_error("no comparison for " + id);
 }
 
-// The token count the synthetic rule tests pass: above the decode allowance's reach, so the
-// thresholds below are the size-and-noise rule alone.
+// The token count the synthetic rule tests pass, on one board (Boards::same): the thresholds
+// below are the size-and-noise rule alone.
 constexpr std::int64_t kPrefill = 2048;
 
 TimeSamples samples_around(double median, double spread, int n = 200) {
@@ -55,74 +56,87 @@ TimeSamples samples_around(double median, double spread, int n = 200) {
 TEST(GateRule, ThresholdScalesWithSizeAndNoise) {
   const RuleParams p;
   // Floor: 2 % + 0.03 us / median: 3.5 % at 2 us, 2.3 % at 10 us.
-  Judgement j = judge_time(samples_around(2.0, 0.01), samples_around(2.0, 0.01), kPrefill, p);
+  Judgement j =
+      judge_time(samples_around(2.0, 0.01), samples_around(2.0, 0.01), kPrefill, Boards::same, p);
   EXPECT_NEAR(j.threshold, 0.035, 1e-12);
-  j = judge_time(samples_around(10.0, 0.01), samples_around(10.0, 0.01), kPrefill, p);
+  j = judge_time(samples_around(10.0, 0.01), samples_around(10.0, 0.01), kPrefill, Boards::same, p);
   EXPECT_NEAR(j.threshold, 0.023, 1e-12);
   // Noise: IQR / median of 20 % in either run makes T = 0.5 x 20 % = 10 %.
-  j = judge_time(samples_around(10.0, 0.01), samples_around(10.0, 1.0), kPrefill, p);
+  j = judge_time(samples_around(10.0, 0.01), samples_around(10.0, 1.0), kPrefill, Boards::same, p);
   EXPECT_NEAR(j.threshold, 0.10, 1e-12);
   EXPECT_EQ(j.change, Change::none);
 }
 
-TEST(GateRule, DecodeAllowanceBoundsTheThresholdAtDecodeSizesOnly) {
+TEST(GateRule, MachineAllowanceBoundsTheThresholdPerTokenClassAcrossBoards) {
   const RuleParams p;
   const TimeSamples b = samples_around(2.0, 0.01);
-  // 7 % slower, fastest launches and evidence included: a machine-sized shift at N <= 8 passes.
-  TimeSamples c = samples_around(2.14, 0.01);
+  // 7 % slower, fastest launches and evidence included: a machine-sized shift at N <= 8 passes
+  // when the runs may come from two boards.
+  const TimeSamples c = samples_around(2.14, 0.01);
   for (std::int64_t n : {1, 8}) {
-    const Judgement j = judge_time(b, c, n, p);
+    const Judgement j = judge_time(b, c, n, Boards::may_differ, p);
     EXPECT_DOUBLE_EQ(j.threshold, p.decode_machine_allowance) << n;
     EXPECT_DOUBLE_EQ(j.machine_allowance, p.decode_machine_allowance) << n;
     EXPECT_EQ(j.change, Change::none) << n;
-    EXPECT_NE(j.why.find("decode machine allowance"), std::string::npos) << j.why;
+    EXPECT_NE(j.why.find("= machine allowance"), std::string::npos) << j.why;
   }
-  // From 9 tokens on, the same numbers are judged by the size-and-noise rule: 3.5 % at 2 us.
-  const Judgement above = judge_time(b, c, 9, p);
-  EXPECT_NEAR(above.threshold, 0.035, 1e-12);
-  EXPECT_EQ(above.machine_allowance, 0);
-  EXPECT_EQ(above.change, Change::slower);
-  EXPECT_EQ(above.why.find("allowance"), std::string::npos) << above.why;
-  // 10 % at N=1 is caught; noise wider than the allowance still widens T past it.
-  EXPECT_EQ(judge_time(b, samples_around(2.2, 0.01), 1, p).change, Change::slower);
-  const Judgement noisy = judge_time(b, samples_around(2.0, 0.2), 1, p);
+  // On one board the same numbers are judged by the size-and-noise rule: 3.5 % at 2 us.
+  const Judgement same = judge_time(b, c, 1, Boards::same, p);
+  EXPECT_NEAR(same.threshold, 0.035, 1e-12);
+  EXPECT_EQ(same.machine_allowance, 0);
+  EXPECT_EQ(same.change, Change::slower);
+  EXPECT_EQ(same.why.find("allowance"), std::string::npos) << same.why;
+  // The classes' edges: 9 and 1024 tokens are mid (5.5 %), 1025 large (2 %, under the floor
+  // 2 % + 0.03 us / 2 us: the floor sets T).
+  for (std::int64_t n : {9, 1024}) {
+    const Judgement j = judge_time(b, c, n, Boards::may_differ, p);
+    EXPECT_DOUBLE_EQ(j.threshold, p.mid_machine_allowance) << n;
+    EXPECT_EQ(j.change, Change::slower) << n;  // 7 % > 5.5 %
+  }
+  const Judgement large = judge_time(b, c, 1025, Boards::may_differ, p);
+  EXPECT_DOUBLE_EQ(large.machine_allowance, p.large_machine_allowance);
+  EXPECT_NEAR(large.threshold, 0.035, 1e-12);
+  EXPECT_EQ(large.why.find("= machine allowance"), std::string::npos) << large.why;
+  EXPECT_DOUBLE_EQ(p.machine_allowance(8), 0.08);
+  EXPECT_DOUBLE_EQ(p.machine_allowance(9), 0.055);
+  EXPECT_DOUBLE_EQ(p.machine_allowance(1024), 0.055);
+  EXPECT_DOUBLE_EQ(p.machine_allowance(1025), 0.02);
+  // 10 % at N=1 is caught across boards; noise wider than the allowance still widens T past it.
+  EXPECT_EQ(judge_time(b, samples_around(2.2, 0.01), 1, Boards::may_differ, p).change,
+            Change::slower);
+  const Judgement noisy = judge_time(b, samples_around(2.0, 0.2), 1, Boards::may_differ, p);
   EXPECT_NEAR(noisy.threshold, 0.10, 1e-12);
-  EXPECT_EQ(noisy.why.find("allowance"), std::string::npos) << noisy.why;
-  // --decode-allowance 0 (same-machine baselines): the size-and-noise rule alone.
-  RuleParams off = p;
-  off.decode_machine_allowance = 0;
-  EXPECT_EQ(judge_time(b, c, 1, off).change, Change::slower);
-  // The threshold the allowance sets is the one the verdict JSON and the rule summary show.
-  const std::string rule = describe_rule(CompareOutcome{});
-  EXPECT_NE(rule.find("8% machine allowance at N <= 8"), std::string::npos) << rule;
+  EXPECT_EQ(noisy.why.find("= machine allowance"), std::string::npos) << noisy.why;
 }
 
 TEST(GateRule, SlowerNeedsMedianFloorAndEvidence) {
   const RuleParams p;
   const TimeSamples b = samples_around(10.0, 0.02);
-  EXPECT_EQ(judge_time(b, samples_around(10.5, 0.02), kPrefill, p).change, Change::slower);
-  EXPECT_EQ(judge_time(b, samples_around(10.2, 0.02), kPrefill, p).change,
+  EXPECT_EQ(judge_time(b, samples_around(10.5, 0.02), kPrefill, Boards::same, p).change,
+            Change::slower);
+  EXPECT_EQ(judge_time(b, samples_around(10.2, 0.02), kPrefill, Boards::same, p).change,
             Change::none);  // 2 % < 2.3 %
-  EXPECT_EQ(judge_time(b, samples_around(9.5, 0.02), kPrefill, p).change, Change::faster);
+  EXPECT_EQ(judge_time(b, samples_around(9.5, 0.02), kPrefill, Boards::same, p).change,
+            Change::faster);
   // Median up 5 %, fastest launch unchanged (a bimodal re-run): noted, not slower.
   TimeSamples c = samples_around(10.5, 0.02);
   c.pooled.min = b.pooled.min;
-  const Judgement noted = judge_time(b, c, kPrefill, p);
+  const Judgement noted = judge_time(b, c, kPrefill, Boards::same, p);
   EXPECT_EQ(noted.change, Change::noted);
   EXPECT_NE(noted.why.find("fastest launches did not slow down"), std::string::npos);
   // Median and minimum up 5 % but so few, so noisy samples that the evidence is weak.
   TimeSamples thin_b = samples_around(10.0, 0.2, 2), thin_c = samples_around(10.5, 0.2, 2);
-  EXPECT_EQ(judge_time(thin_b, thin_c, kPrefill, p).change, Change::noted);
+  EXPECT_EQ(judge_time(thin_b, thin_c, kPrefill, Boards::same, p).change, Change::noted);
 }
 
 TEST(GateRule, PassMediansWidenTheEvidence) {
   const RuleParams p;
   TimeSamples b = samples_around(10.0, 0.01, 300), c = samples_around(10.5, 0.01, 300);
-  const double tight = judge_time(b, c, kPrefill, p).evidence.z;
+  const double tight = judge_time(b, c, kPrefill, Boards::same, p).evidence.z;
   // Three passes that disagree by 10 %: the same medians are no longer strong evidence.
   b.passes = {testing::summary_around(9.5, 0.01, 100), testing::summary_around(10.0, 0.01, 100),
               testing::summary_around(10.5, 0.01, 100)};
-  const Judgement wide = judge_time(b, c, kPrefill, p);
+  const Judgement wide = judge_time(b, c, kPrefill, Boards::same, p);
   EXPECT_LT(wide.evidence.z, tight / 10);
   EXPECT_EQ(wide.evidence.method, "median-z");
 }
@@ -135,7 +149,7 @@ TEST(GateRule, RawSamplesUseTheRankTest) {
     b.raw.push_back(10.0 + noise(rng));
     c.raw.push_back(10.5 + noise(rng));
   }
-  const Judgement j = judge_time(b, c, kPrefill, RuleParams{});
+  const Judgement j = judge_time(b, c, kPrefill, Boards::same, RuleParams{});
   EXPECT_EQ(j.evidence.method, "mann-whitney");
   EXPECT_LT(j.evidence.p_slower, 1e-6);
   EXPECT_EQ(j.change, Change::slower);
@@ -144,7 +158,7 @@ TEST(GateRule, RawSamplesUseTheRankTest) {
   same.raw.clear();
   for (int i = 0; i < 300; ++i)
     same.raw.push_back(10.0 + noise(rng));
-  EXPECT_GT(judge_time(b, same, kPrefill, RuleParams{}).evidence.p_slower, 0.001);
+  EXPECT_GT(judge_time(b, same, kPrefill, Boards::same, RuleParams{}).evidence.p_slower, 0.001);
 }
 
 TEST(RankTest, MatchesHandComputedU) {
@@ -169,6 +183,117 @@ TEST(GateRule, SpeedupDropNeedsApartIntervals) {
   EXPECT_EQ(judge_speedup(b, c, p).change, Change::noted);
   c = {1.95, 1.94, 1.96, {}};  // -2.5 % < 5 %
   EXPECT_EQ(judge_speedup(b, c, p).change, Change::none);
+}
+
+const char* const kGpuA = "GPU-0a1b2c3d-0000-1111-2222-333344445555";
+const char* const kGpuB = "GPU-0a1b2c3d-0000-1111-2222-999988887777";
+
+// The N=1 case's fused kernel 7 % slower (fastest launches and evidence agree): inside the decode
+// allowance across boards, caught on one board.
+Report seven_percent_at_n1(const char* uuid) {
+  Report r = baseline();
+  r.device.uuid = uuid;
+  scale_variant(r.cases[0], "fused", 1.07);
+  return r;
+}
+
+Report on_gpu(const char* uuid) {
+  Report r = baseline();
+  r.device.uuid = uuid;
+  return r;
+}
+
+TEST(Compare, SameGpuIsBothUuidsEqual) {
+  DeviceInfo a, b;
+  EXPECT_EQ(same_gpu(a, b), std::nullopt);
+  a.uuid = kGpuA;
+  EXPECT_EQ(same_gpu(a, b), std::nullopt);
+  b.uuid = kGpuA;
+  EXPECT_EQ(same_gpu(a, b), true);
+  b.uuid = kGpuB;
+  EXPECT_EQ(same_gpu(a, b), false);
+  // The uuid is the board, the fingerprint the kind of machine: two boards share one.
+  EXPECT_EQ(a.fingerprint(), b.fingerprint());
+}
+
+TEST(Compare, MachineAllowanceByUuid) {
+  // The same GPU: the tight rule catches 7 % at N=1.
+  CompareOutcome o = compare_reports(on_gpu(kGpuA), seven_percent_at_n1(kGpuA), {});
+  EXPECT_EQ(o.exit, CompareExit::regression) << o.message;
+  EXPECT_EQ(o.same_gpu, true);
+  EXPECT_FALSE(o.machine_allowance_applies);
+  EXPECT_EQ(o.machine_allowance_why,
+            std::string("baseline measured on this GPU (") + kGpuA + "): no machine allowance");
+  EXPECT_EQ(o.cases[0].machine_allowance, 0);
+  // Another GPU: the decode allowance (8 %) lets it through.
+  o = compare_reports(on_gpu(kGpuA), seven_percent_at_n1(kGpuB), {});
+  EXPECT_EQ(o.exit, CompareExit::pass) << o.message;
+  EXPECT_EQ(o.same_gpu, false);
+  EXPECT_TRUE(o.machine_allowance_applies);
+  EXPECT_EQ(o.machine_allowance_why.rfind(std::string("baseline measured on another GPU (uuid ") +
+                                              kGpuA + " vs " + kGpuB +
+                                              "): between-machine "
+                                              "allowance applies (8% at "
+                                              "N <= 8, 5.5% at N <= "
+                                              "1024, 2% above)",
+                                          0),
+            0u)
+      << o.machine_allowance_why;
+  EXPECT_DOUBLE_EQ(find(o, baseline().cases[0].id).machine_allowance, 0.08);
+  EXPECT_DOUBLE_EQ(find(o, baseline().cases[1].id).machine_allowance, 0.02);
+  // Unknown (either report without uuid): the allowance applies.
+  for (const auto& [b, c] : {std::pair{baseline(), seven_percent_at_n1(kGpuA)},
+                             std::pair{on_gpu(kGpuA), seven_percent_at_n1("")}}) {
+    o = compare_reports(b, c, {});
+    EXPECT_EQ(o.exit, CompareExit::pass) << o.message;
+    EXPECT_EQ(o.same_gpu, std::nullopt);
+    EXPECT_TRUE(o.machine_allowance_applies);
+    EXPECT_NE(o.machine_allowance_why.find("unknown (report without uuid): between-machine "
+                                           "allowance applies"),
+              std::string::npos)
+        << o.machine_allowance_why;
+  }
+  EXPECT_EQ(compare_reports(baseline(), baseline(), {})
+                .machine_allowance_why.rfind("GPU of both runs unknown (reports without uuid)", 0),
+            0u);
+}
+
+TEST(Compare, MachineAllowanceOnAndOffOverrideTheUuids) {
+  CompareOptions on, off;
+  on.machine_allowance = MachineAllowance::on;
+  off.machine_allowance = MachineAllowance::off;
+  // on: the allowance even on one GPU.
+  CompareOutcome o = compare_reports(on_gpu(kGpuA), seven_percent_at_n1(kGpuA), on);
+  EXPECT_EQ(o.exit, CompareExit::pass) << o.message;
+  EXPECT_EQ(o.same_gpu, true);
+  EXPECT_NE(o.machine_allowance_why.find("; --machine-allowance on: between-machine allowance"),
+            std::string::npos)
+      << o.machine_allowance_why;
+  // off: the tight rule across GPUs and for reports without uuid.
+  o = compare_reports(on_gpu(kGpuA), seven_percent_at_n1(kGpuB), off);
+  EXPECT_EQ(o.exit, CompareExit::regression) << o.message;
+  EXPECT_NE(o.machine_allowance_why.find("; --machine-allowance off: no machine allowance"),
+            std::string::npos);
+  EXPECT_EQ(compare_reports(baseline(), seven_percent_at_n1(""), off).exit,
+            CompareExit::regression);
+  EXPECT_EQ(parse_machine_allowance("auto"), MachineAllowance::by_uuid);
+  EXPECT_EQ(parse_machine_allowance("on"), MachineAllowance::on);
+  EXPECT_EQ(parse_machine_allowance("off"), MachineAllowance::off);
+  EXPECT_EQ(parse_machine_allowance("yes"), std::nullopt);
+}
+
+TEST(Compare, TheRerunIsJudgedByItsOwnGpu) {
+  // The current run on another GPU flags nothing at 7 %; its re-run, on the baseline's GPU,
+  // is judged by the tight rule (a warning says so). Here the current run flags 10 % at N=1.
+  Report cur = on_gpu(kGpuB);
+  scale_variant(cur.cases[0], "fused", 1.10);
+  Report again = seven_percent_at_n1(kGpuA);
+  const CompareOutcome o = compare_reports(on_gpu(kGpuA), cur, {}, &again);
+  EXPECT_EQ(o.exit, CompareExit::regression) << o.message;
+  bool warned = false;
+  for (const std::string& w : o.warnings)
+    warned |= w.find("re-run against the baseline: baseline measured on this GPU") == 0;
+  EXPECT_TRUE(warned);
 }
 
 TEST(Compare, IdenticalRunsPassAndRefresh) {
@@ -264,6 +389,12 @@ TEST(Render, FailingRowsFirstWithDeltaAndHeader) {
   EXPECT_NE(md.find("2025-01-31T12:00:00Z"), std::string::npos);
   EXPECT_NE(md.find("NVIDIA H200 (132 SMs"), std::string::npos);
   EXPECT_NE(md.find("+20.0"), std::string::npos) << md;
+  EXPECT_NE(md.find("**GPU:** GPU of both runs unknown (reports without uuid): between-machine "
+                    "allowance applies"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(render_comparison(o, TableFormat::text).find("\ngpu:      GPU of both runs unknown"),
+            std::string::npos);
   // The regression (N=2048) is listed before the added case; the passing N=1 is not listed.
   EXPECT_LT(md.find("N=2048"), md.find("N=8"));
   EXPECT_EQ(md.find("N=1`"), std::string::npos) << md;
@@ -280,9 +411,37 @@ TEST(Render, JsonAndGithubAnnotations) {
   EXPECT_EQ(j["cases"][0]["verdict"], "regression");
   EXPECT_NEAR(j["cases"][0]["gates"][0]["delta_pct"].get<double>(), 20.0, 1e-9);
   EXPECT_GT(j["cases"][0]["gates"][0]["threshold_pct"].get<double>(), 2.0);
-  EXPECT_EQ(j["cases"][0]["gates"][0]["machine_allowance_pct"].get<double>(), 0);  // N=2048
-  EXPECT_DOUBLE_EQ(j["rule"]["decode_machine_allowance_pct"].get<double>(), 8.0);
+  // Neither report carries a uuid: the GPUs are unknown, the allowance applies (2 % at
+  // N=2048, under the floor there).
+  EXPECT_TRUE(j["same_gpu"].is_null());
+  EXPECT_DOUBLE_EQ(j["cases"][0]["gates"][0]["machine_allowance_pct"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(j["cases"][0]["machine_allowance_pct"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(j["rule"]["machine_allowance_pct"]["decode"].get<double>(), 8.0);
+  EXPECT_DOUBLE_EQ(j["rule"]["machine_allowance_pct"]["mid"].get<double>(), 5.5);
+  EXPECT_DOUBLE_EQ(j["rule"]["machine_allowance_pct"]["large"].get<double>(), 2.0);
   EXPECT_EQ(j["rule"]["decode_max_tokens"].get<int>(), 8);
+  EXPECT_EQ(j["rule"]["mid_max_tokens"].get<int>(), 1024);
+  EXPECT_EQ(j["rule"]["machine_allowance"], "auto");
+  EXPECT_EQ(j["rule"]["machine_allowance_applies"], true);
+  EXPECT_EQ(j["baseline"]["gpu_uuid"], "");
+  // On one GPU: same_gpu true, no allowance anywhere.
+  Report same_cur = cur;
+  same_cur.device.uuid = kGpuA;
+  const auto same =
+      nlohmann::json::parse(verdict_json(compare_reports(on_gpu(kGpuA), same_cur, {})));
+  EXPECT_EQ(same["same_gpu"], true);
+  EXPECT_EQ(same["rule"]["machine_allowance_applies"], false);
+  EXPECT_EQ(same["cases"][0]["machine_allowance_pct"].get<double>(), 0);
+  EXPECT_EQ(same["cases"][0]["gates"][0]["machine_allowance_pct"].get<double>(), 0);
+  EXPECT_EQ(same["current"]["gpu_uuid"], kGpuA);
+  EXPECT_EQ(same["rule"]["description"].get<std::string>().find("machine allowance"),
+            std::string::npos);
+  EXPECT_NE(j["rule"]["description"].get<std::string>().find(
+                "machine allowance 8% at N <= 8, 5.5% at N <= 1024, 2% above"),
+            std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(
+                verdict_json(compare_reports(on_gpu(kGpuA), on_gpu(kGpuB), {})))["same_gpu"],
+            false);
   EXPECT_EQ(j["cases"][0]["gates"][0]["evidence"]["method"], "median-z");
   const std::string gh = github_annotations(o);
   EXPECT_EQ(gh.rfind("::error title=perf gate regression::bf16|auto|32x8x128|neox|nhd|N=2048", 0),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/gate_device.sh without a GPU: stand-in binaries in a fake DIST answer `bench` with
 # prepared reports (the committed seed table, its N=2048 case copied as N=16384; the slowed build
-# 10 % slower in every fused time) and hand `compare` to the real CLI. The script must pass with
-# these, and fail when the "slowed" build is not slower.
+# 10 % slower in every fused time; every report stamped with one GPU uuid, as runs on one board
+# are) and hand `compare` to the real CLI. The script must pass with these, and fail when the
+# "slowed" build is not slower or when the reports do not name one GPU.
 #   tests/gate_device_test.sh REPO_ROOT REAL_CLI
 set -uo pipefail
 repo=$1
@@ -10,11 +11,12 @@ cli=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-prepare() {  # prepare IN OUT FACTOR
+prepare() {  # prepare IN OUT FACTOR [UUID]
   python3 - "$@" <<'PY'
 import copy, json, sys
 src, dst, factor = sys.argv[1], sys.argv[2], float(sys.argv[3])
 r = json.load(open(src))
+r["device"]["uuid"] = sys.argv[4] if len(sys.argv) > 4 else "GPU-5e1f0000-0000-4000-8000-000000000001"
 for c in list(r["cases"]):
     if c["id"].endswith("|N=2048"):
         big = copy.deepcopy(c)
@@ -67,6 +69,12 @@ done
 standin slow "$work/same.json"
 OUT=$work/out2 scripts/gate_device.sh "$work/dist" >"$work/log2.txt" 2>&1
 [[ $? -ne 0 ]] || { echo "FAIL: passed with a slowed build that was not slower"; failures=1; }
+# Reports without uuid (the GPU unknown): the verdict cannot show one GPU, the summary fails.
+prepare "$repo/results/h200/seed-table-run2.json" "$work/slow-unknown.json" 1.10 ""
+standin slow "$work/slow-unknown.json"
+OUT=$work/out3 scripts/gate_device.sh "$work/dist" >"$work/log3.txt" 2>&1
+[[ $? -ne 0 ]] && grep -q "same GPU: None (want True)" "$work/out3/gate/summary.txt" ||
+  { echo "FAIL: passed with reports that do not name one GPU"; cat "$work/log3.txt"; failures=1; }
 OUT= scripts/gate_device.sh "$work/dist" >/dev/null 2>&1
 [[ $? -eq 4 ]] || { echo "FAIL: no OUT is not exit 4"; failures=1; }
 [[ $failures -eq 0 ]] && echo "ok: gate_device.sh"

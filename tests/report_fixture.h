@@ -60,6 +60,7 @@ inline CaseResult timed_case(DType dtype, CacheDType cache, int kv_heads, std::i
 inline DeviceInfo h200() {
   DeviceInfo d;
   d.name = "NVIDIA H200";
+  d.uuid = "GPU-4f3c2b1a-9e8d-7c6b-5a49-382716054321";
   d.sm_count = 132;
   d.l2_bytes = 50331648;
   d.cc_major = 9;

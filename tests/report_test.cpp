@@ -72,7 +72,8 @@ TEST(ReportJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.schema_version, kReportSchemaVersion);
   EXPECT_EQ(back.argv, r.argv);
   EXPECT_FALSE(back.complete);
-  EXPECT_EQ(back.device.fingerprint(), "NVIDIA H200|132|580.159.04|12.8");
+  EXPECT_EQ(back.device.fingerprint(), "NVIDIA H200|132|580.159.04|12.8");  // no uuid in it
+  EXPECT_EQ(back.device.uuid, "GPU-4f3c2b1a-9e8d-7c6b-5a49-382716054321");
   EXPECT_DOUBLE_EQ(back.device.launch_floor_us.at("cold"), 4.5);
   EXPECT_EQ(back.timing.modes, r.timing.modes);
   EXPECT_EQ(back.timing.batch_launches, 16);
@@ -168,6 +169,31 @@ TEST(ReportJson, IntegerVersionsAreRead) {
   EXPECT_EQ(r.device.driver_version, "12080");
   EXPECT_EQ(cuda_version_string(12080), "12.8");
   EXPECT_EQ(cuda_version_string(12040), "12.4");
+}
+
+TEST(ReportJson, GpuUuidIsOptionalAndShapedLikeNvidiaSmi) {
+  const unsigned char bytes[16] = {0x4f, 0x3c, 0x2b, 0x1a, 0x9e, 0x8d, 0x7c, 0x6b,
+                                   0x5a, 0x49, 0x38, 0x27, 0x16, 0x05, 0x43, 0x21};
+  EXPECT_EQ(format_gpu_uuid(bytes), "GPU-4f3c2b1a-9e8d-7c6b-5a49-382716054321");
+  EXPECT_TRUE(is_gpu_uuid_or_empty(""));
+  EXPECT_TRUE(is_gpu_uuid_or_empty(format_gpu_uuid(bytes)));
+  for (const char* bad : {"GPU-4F3C2B1A-9e8d-7c6b-5a49-382716054321",  // upper case
+                          "MIG-4f3c2b1a-9e8d-7c6b-5a49-382716054321",
+                          "GPU-4f3c2b1a9e8d-7c6b-5a49-382716054321-", "GPU-4f3c2b1a"})
+    EXPECT_FALSE(is_gpu_uuid_or_empty(bad)) << bad;
+  // A report written before the key: the GPU is unknown.
+  json j = full_report();
+  j["device"].erase("uuid");
+  EXPECT_EQ(j.get<Report>().device.uuid, "");
+  j["device"]["uuid"] = "GPU-nothex";
+  try {
+    (void)j.get<Report>();
+    FAIL() << "expected ReportFormatError";
+  } catch (const ReportFormatError& e) {
+    EXPECT_STREQ(e.what(),
+                 "device.uuid: expected \"GPU-\" and 8-4-4-4-12 lowercase hex digits, or \"\", got "
+                 "'GPU-nothex'");
+  }
 }
 
 TEST(ReportJson, ErrorsNameTheKeyPath) {

@@ -151,10 +151,17 @@ TEST(Merge, ShardsComeBackInPlannedOrder) {
   EXPECT_EQ(m.run.sm_clock_seen.min_mhz, 1901);
   EXPECT_EQ(m.run.sm_clock_seen.max_mhz, 1953);
   EXPECT_EQ(m.device.launch_floor_us.at("graph"), 2.0);
+  EXPECT_EQ(m.device.uuid, in[0].report.device.uuid);  // every shard on one GPU
   // What merge writes reads back (the reader's checks of the mode rule included).
   Report back;
   from_json(nlohmann::json(m), back);
   EXPECT_EQ(back.cases.size(), 6u);
+}
+
+TEST(Merge, ShardsOnSeveralGpusLeaveTheGpuUnknown) {
+  std::vector<MergeInput> in = shards();
+  in[2].report.device.uuid = "GPU-00000000-1111-2222-3333-444444444444";  // same kind, other board
+  EXPECT_EQ(merge_reports(in, false).device.uuid, "");
 }
 
 std::string refusal(const std::vector<MergeInput>& in, bool allow_partial = false) {

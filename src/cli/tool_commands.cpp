@@ -42,11 +42,11 @@ void add_compare_flags(CLI::App* sub, CompareFlags* f) {
                                      "floor of the speedup's threshold with --gate speedup, in "
                                      "percent [default 5]")
                          ->type_name("PERCENT");
-  f->decode_allowance_opt =
-      sub->add_option("--decode-allowance", f->decode_allowance,
-                      "least threshold of a fused or pair time at N <= 8, in percent: the spread "
-                      "between two machines; 0 with same-machine baselines [default 8]")
-          ->type_name("PERCENT");
+  f->machine_allowance_opt =
+      sub->add_option("--machine-allowance", f->machine_allowance,
+                      "the between-machine allowance (8% / 5.5% / 2% by token count): auto (when "
+                      "the reports' GPU uuids differ or are unknown), on, off [default auto]")
+          ->type_name("WHEN");
   f->rerun_opt = sub->add_option("--rerun", f->rerun,
                                  "the flagged cases timed again: a regression must show in both")
                      ->type_name("FILE");
@@ -136,9 +136,13 @@ void apply_compare(const CompareFlags& f, CliInvocation& inv) {
     r.options.rule.resolution_us = real_flag("--max-slowdown-us", f.max_slowdown, 0, 1e6);
   if (f.tolerance_opt->count())
     r.options.rule.speedup_tolerance = real_flag("--speedup-tolerance", f.tolerance, 0, 100) / 100;
-  if (f.decode_allowance_opt->count())
-    r.options.rule.decode_machine_allowance =
-        real_flag("--decode-allowance", f.decode_allowance, 0, 100) / 100;
+  if (f.machine_allowance_opt->count()) {
+    const auto mode = parse_machine_allowance(f.machine_allowance);
+    if (!mode)
+      usage_fail("--machine-allowance: " + quote(f.machine_allowance) +
+                 " is not a machine allowance setting (one of auto, on, off)");
+    r.options.machine_allowance = *mode;
+  }
   if (f.rerun_opt->count()) r.rerun_path = path_flag("--rerun", f.rerun);
   if (f.json_opt->count()) r.json_out = path_flag("--json", f.json);
   if (f.markdown_opt->count()) r.markdown_out = path_flag("--markdown", f.markdown);

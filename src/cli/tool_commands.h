@@ -16,12 +16,12 @@ struct ProfileFlags {
 };
 
 struct CompareFlags {
-  std::string baseline, current, gate, min_slowdown, max_slowdown, tolerance, decode_allowance,
+  std::string baseline, current, gate, min_slowdown, max_slowdown, tolerance, machine_allowance,
       refreshed, rerun, json, markdown;
   std::vector<std::string> accept;
   bool force = false, allow_missing = false, all = false, github = false;
   CLI::Option *gate_opt = nullptr, *min_slowdown_opt = nullptr, *slowdown_opt = nullptr,
-              *tolerance_opt = nullptr, *decode_allowance_opt = nullptr, *refreshed_opt = nullptr,
+              *tolerance_opt = nullptr, *machine_allowance_opt = nullptr, *refreshed_opt = nullptr,
               *rerun_opt = nullptr, *json_opt = nullptr, *markdown_opt = nullptr;
 };
 

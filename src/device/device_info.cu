@@ -19,6 +19,10 @@ DeviceInfo query_device_info() {
     return v;
   };
   d.name = prop.name;
+  unsigned char uuid[16];
+  for (int i = 0; i < 16; ++i)
+    uuid[i] = static_cast<unsigned char>(prop.uuid.bytes[i]);
+  d.uuid = format_gpu_uuid(uuid);
   d.sm_count = prop.multiProcessorCount;
   d.l2_bytes = attr(cudaDevAttrL2CacheSize);
   d.cc_major = prop.major;

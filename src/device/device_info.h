@@ -8,7 +8,8 @@
 
 namespace rkv {
 
-// Name, SMs, L2, clocks, driver (NVML's version string when libnvidia-ml is loadable) and runtime.
+// Name, UUID, SMs, L2, clocks, driver (NVML's version string when libnvidia-ml is loadable) and
+// runtime.
 DeviceInfo query_device_info();
 
 // Bandwidth floor: a large device-to-device copy, (bytes read + bytes written) / median time.

@@ -14,6 +14,11 @@ namespace rkv {
 // What the numbers were measured on, and the floors measured in the same process.
 struct DeviceInfo {
   std::string name;
+  // The board's CUDA UUID as nvidia-smi prints it ("GPU-" and 8-4-4-4-12 lowercase hex digits);
+  // "" in reports written before the key existed. Not part of the fingerprint: two boards of one
+  // model are the same kind of machine, but `compare` needs to know whether a baseline was
+  // measured on this very board (docs/ci.md, "Same GPU or another").
+  std::string uuid;
   int sm_count = 0;
   std::int64_t l2_bytes = 0;
   int cc_major = 0, cc_minor = 0;
@@ -38,6 +43,13 @@ struct DeviceInfo {
   // Results are only comparable on the same GPU, driver and CUDA runtime: name|sms|driver|runtime.
   std::string fingerprint() const;
 };
+
+// The 16 bytes of cudaDeviceProp::uuid as nvidia-smi prints them:
+// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", lowercase.
+std::string format_gpu_uuid(const unsigned char (&bytes)[16]);
+
+// Whether `text` is "" or what format_gpu_uuid writes (the report reader refuses anything else).
+bool is_gpu_uuid_or_empty(const std::string& text);
 
 // 12080 -> "12.8" (cudaRuntimeGetVersion's form).
 std::string cuda_version_string(int version);

@@ -26,7 +26,7 @@ TimeSamples time_samples(const VariantResult& v) {
   return t;
 }
 
-std::optional<GateResult> gate_one(Gated g, const CaseResult& b, const CaseResult& c,
+std::optional<GateResult> gate_one(Gated g, const CaseResult& b, const CaseResult& c, Boards boards,
                                    const RuleParams& rule, std::string& missing) {
   GateResult r;
   r.what = g;
@@ -50,7 +50,7 @@ std::optional<GateResult> gate_one(Gated g, const CaseResult& b, const CaseResul
   }
   r.baseline = bv->us.median;
   r.current = cv->us.median;
-  r.judgement = judge_time(time_samples(*bv), time_samples(*cv), b.spec.tokens, rule);
+  r.judgement = judge_time(time_samples(*bv), time_samples(*cv), b.spec.tokens, boards, rule);
   return r;
 }
 
@@ -74,12 +74,12 @@ std::string disposition_text(const CaseResult& c) {
   return s;
 }
 
-std::vector<GateResult> gate_case(const CaseResult& b, const CaseResult& c, const CompareOptions& o,
-                                  std::vector<std::string>& notes) {
+std::vector<GateResult> gate_case(const CaseResult& b, const CaseResult& c, Boards boards,
+                                  const CompareOptions& o, std::vector<std::string>& notes) {
   std::vector<GateResult> gates;
   for (Gated g : o.gate) {
     std::string missing;
-    if (auto r = gate_one(g, b, c, o.rule, missing))
+    if (auto r = gate_one(g, b, c, boards, o.rule, missing))
       gates.push_back(std::move(*r));
     else
       notes.push_back(missing);
@@ -87,7 +87,8 @@ std::vector<GateResult> gate_case(const CaseResult& b, const CaseResult& c, cons
   return gates;
 }
 
-CaseComparison compare_case(const CaseResult& b, const CaseResult& c, const CompareOptions& o) {
+CaseComparison compare_case(const CaseResult& b, const CaseResult& c, Boards boards,
+                            const CompareOptions& o) {
   CaseComparison cmp;
   cmp.id = c.id;
   cmp.mode = c.mode;
@@ -101,8 +102,9 @@ CaseComparison compare_case(const CaseResult& b, const CaseResult& c, const Comp
     cmp.notes.push_back("the baseline has no timing: " + to_string(b.validation));
     return cmp;
   }
-  cmp.gates = gate_case(b, c, o, cmp.notes);
+  cmp.gates = gate_case(b, c, boards, o, cmp.notes);
   cmp.verdict = fold(cmp.gates);
+  if (boards == Boards::may_differ) cmp.machine_allowance = o.rule.machine_allowance(b.spec.tokens);
   for (const GateResult& g : cmp.gates)
     if (g.judgement.change != Change::none)
       cmp.notes.push_back(to_string(g.what) + " " + g.judgement.why);
@@ -110,7 +112,7 @@ CaseComparison compare_case(const CaseResult& b, const CaseResult& c, const Comp
 }
 
 // A regression of the current run meets its re-run: it stays one only if the re-run agrees.
-void confirm(CaseComparison& cmp, const CaseResult& b, const CaseResult* again,
+void confirm(CaseComparison& cmp, const CaseResult& b, const CaseResult* again, Boards boards,
              const CompareOptions& o) {
   if (!again) {
     cmp.notes.push_back("not in the re-run: unconfirmed, still failing");
@@ -122,7 +124,7 @@ void confirm(CaseComparison& cmp, const CaseResult& b, const CaseResult* again,
     return;
   }
   std::vector<std::string> notes;
-  cmp.rerun_gates = gate_case(b, *again, o, notes);
+  cmp.rerun_gates = gate_case(b, *again, boards, o, notes);
   if (fold(cmp.rerun_gates) == Verdict::regression) {
     cmp.notes.push_back("confirmed by the re-run");
   } else {
@@ -224,6 +226,24 @@ CompareOutcome compare_reports(const Report& baseline, const Report& current,
   out.rule = o.rule;
   out.allow_missing = o.allow_missing;
   out.rerun = rerun != nullptr;
+  out.machine_allowance_mode = o.machine_allowance;
+  const AllowanceDecision allowance =
+      decide_machine_allowance(o.machine_allowance, baseline.device, current.device, o.rule);
+  out.same_gpu = allowance.same_gpu;
+  out.machine_allowance_applies = allowance.applies;
+  out.machine_allowance_why = allowance.why;
+  const Boards boards = allowance.boards();
+  // The re-run is judged against the baseline as well: by its own GPU's uuid. ci-gate.sh re-runs
+  // on the current run's runner, so the two agree unless the re-run came from elsewhere.
+  Boards rerun_boards = boards;
+  if (rerun) {
+    const AllowanceDecision again =
+        decide_machine_allowance(o.machine_allowance, baseline.device, rerun->device, o.rule);
+    rerun_boards = again.boards();
+    if (rerun_boards != boards)
+      out.warnings.push_back("re-run against the baseline: " + again.why +
+                             " (the current run was judged otherwise)");
+  }
 
   for (const auto& [other, what] :
        {std::pair<const Report*, std::string>{&current, "current"}, {rerun, "re-run"}}) {
@@ -263,10 +283,10 @@ CompareOutcome compare_reports(const Report& baseline, const Report& current,
       ++out.speedups_compared;
       out.speedups_within_intervals += *within;
     }
-    CaseComparison c = compare_case(b, *it->second, o);
+    CaseComparison c = compare_case(b, *it->second, boards, o);
     if (rerun && c.verdict == Verdict::regression) {
       const auto again = rerun_by_key.find(key);
-      confirm(c, b, again == rerun_by_key.end() ? nullptr : again->second, o);
+      confirm(c, b, again == rerun_by_key.end() ? nullptr : again->second, rerun_boards, o);
     }
     if (c.verdict == Verdict::regression &&
         std::find(o.accept.begin(), o.accept.end(), c.id) != o.accept.end()) {

@@ -11,6 +11,12 @@
 //   5 environment: another GPU, SM count, driver or CUDA runtime (unless forced)
 // 4 and 5 are decided before any case is compared; then 2 outranks 1, and 1 outranks 3.
 //
+// Same GPU or another: when the baseline was measured on this very board (both reports carry a
+// device uuid, and they are equal), the rule is the size-and-noise rule alone; otherwise each
+// case's threshold is at least the machine allowance of its token class (gate_rule.h). The
+// header says which and why; `--machine-allowance on|off` overrides the uuids
+// (machine_allowance.h).
+//
 // With a re-run (`rerun`: the flagged cases timed once more, scripts/ci-gate.sh), a case is a
 // regression only when the re-run is slower too; otherwise it is `unconfirmed` and passes.
 #pragma once
@@ -20,6 +26,7 @@
 #include <vector>
 
 #include "gate/gate_rule.h"
+#include "gate/machine_allowance.h"
 #include "report/report.h"
 
 namespace rkv {
@@ -41,6 +48,7 @@ std::optional<Gated> parse_gated(const std::string& text);
 struct CompareOptions {
   std::vector<Gated> gate{Gated::fused};
   RuleParams rule;
+  MachineAllowance machine_allowance = MachineAllowance::by_uuid;
   bool force = false;          // compare across devices, timing settings, an incomplete baseline
   bool allow_missing = false;  // baseline cases absent from the current run are not a regression
   std::vector<std::string> accept;  // case ids whose regression is accepted (baseline refresh)
@@ -72,6 +80,7 @@ struct CaseComparison {
   std::vector<GateResult> gates;        // one per gated quantity, in --gate order
   std::vector<GateResult> rerun_gates;  // the re-run's, when this case was re-run
   std::vector<std::string> notes;       // why, one short sentence each
+  double machine_allowance = 0;         // the least T of a kernel time; 0 on one GPU
 };
 
 // The run a report came from, for headers.
@@ -89,6 +98,10 @@ struct CompareOutcome {
   RunInfo baseline, current;
   std::vector<Gated> gate;
   RuleParams rule;
+  MachineAllowance machine_allowance_mode = MachineAllowance::by_uuid;
+  std::optional<bool> same_gpu;           // baseline and current: same_gpu() of their devices
+  bool machine_allowance_applies = true;  // what the mode made of same_gpu
+  std::string machine_allowance_why;      // one line for the header: which GPU, and so what
   bool allow_missing = false;
   bool rerun = false;
   std::vector<CaseComparison> cases;  // baseline order, then the cases only in the current run

@@ -81,9 +81,11 @@ std::string describe_rule(const CompareOutcome& o) {
       "{:g} x noise{}), fastest launches up by more than {:g} T, one-sided p < {:g}; speedup "
       "floor {:g}%",
       gated, r.min_slowdown * 100, r.resolution_us, r.noise_factor,
-      r.decode_machine_allowance > 0
-          ? fmt::format(", {:g}% machine allowance at N <= {}", r.decode_machine_allowance * 100,
-                        r.decode_max_tokens)
+      o.machine_allowance_applies
+          ? fmt::format(", machine allowance {:g}% at N <= {}, {:g}% at N <= {}, {:g}% above",
+                        r.decode_machine_allowance * 100, r.decode_max_tokens,
+                        r.mid_machine_allowance * 100, r.mid_max_tokens,
+                        r.large_machine_allowance * 100)
           : "",
       r.floor_shift_share, r.max_p, r.speedup_tolerance * 100);
 }
@@ -99,11 +101,13 @@ std::string render_comparison(const CompareOutcome& o, TableFormat format, bool 
                          {"current", "`" + o.current.git_revision + "`", o.current.created_utc,
                           device_text(o.current.device)}},
                         std::vector<bool>(4, true), format);
+    out += "\n**GPU:** " + o.machine_allowance_why + "\n";
   } else {
     out +=
         fmt::format("baseline: {}, {}, {}\ncurrent:  {}, {}, {}\n", o.baseline.git_revision,
                     o.baseline.created_utc, device_text(o.baseline.device), o.current.git_revision,
                     o.current.created_utc, device_text(o.current.device));
+    out += "gpu:      " + o.machine_allowance_why + "\n";
   }
   for (const std::string& w : o.warnings)
     out += std::string(md ? "\n> **warning:** " : "warning: ") + w + "\n";

@@ -86,7 +86,13 @@ std::string to_string(Change c) {
   return "none";
 }
 
-Judgement judge_time(const TimeSamples& b, const TimeSamples& c, std::int64_t tokens,
+double RuleParams::machine_allowance(std::int64_t tokens) const {
+  return tokens <= decode_max_tokens ? decode_machine_allowance
+         : tokens <= mid_max_tokens  ? mid_machine_allowance
+                                     : large_machine_allowance;
+}
+
+Judgement judge_time(const TimeSamples& b, const TimeSamples& c, std::int64_t tokens, Boards boards,
                      const RuleParams& p) {
   Judgement j;
   const double bm = b.pooled.median, cm = c.pooled.median;
@@ -98,8 +104,8 @@ Judgement judge_time(const TimeSamples& b, const TimeSamples& c, std::int64_t to
   j.floor_shift = b.pooled.min > 0 ? c.pooled.min / b.pooled.min - 1 : 0;
   j.noise = std::max(rel_noise(b.pooled), rel_noise(c.pooled));
   j.threshold = std::max(p.min_slowdown + p.resolution_us / bm, p.noise_factor * j.noise);
-  if (tokens <= p.decode_max_tokens) {
-    j.machine_allowance = p.decode_machine_allowance;
+  if (boards == Boards::may_differ) {
+    j.machine_allowance = p.machine_allowance(tokens);
     j.threshold = std::max(j.threshold, j.machine_allowance);
   }
   j.evidence = evidence_of(b, c);
@@ -111,10 +117,10 @@ Judgement judge_time(const TimeSamples& b, const TimeSamples& c, std::int64_t to
   const bool faster =
       -j.delta > j.threshold && -j.floor_shift > floor_needed && j.evidence.p_faster < p.max_p;
   const bool allowance_sets_t = j.machine_allowance > 0 && j.threshold == j.machine_allowance;
-  const std::string numbers = fmt::format(
-      "{:.3f} -> {:.3f} us ({}, threshold {:.1f}%{}, fastest {}, p {:.2g})", bm, cm, pct(j.delta),
-      j.threshold * 100, allowance_sets_t ? " = decode machine allowance" : "", pct(j.floor_shift),
-      j.delta >= 0 ? j.evidence.p_slower : j.evidence.p_faster);
+  const std::string numbers =
+      fmt::format("{:.3f} -> {:.3f} us ({}, threshold {:.1f}%{}, fastest {}, p {:.2g})", bm, cm,
+                  pct(j.delta), j.threshold * 100, allowance_sets_t ? " = machine allowance" : "",
+                  pct(j.floor_shift), j.delta >= 0 ? j.evidence.p_slower : j.evidence.p_faster);
   if (slower_median && slower_floor && slower_evidence) {
     j.change = Change::slower;
     j.why = numbers;

@@ -13,7 +13,8 @@ json run_json(const RunInfo& r) {
   return json{{"git_revision", r.git_revision},
               {"created_utc", r.created_utc},
               {"tool_version", r.tool_version},
-              {"device", r.device.fingerprint()}};
+              {"device", r.device.fingerprint()},
+              {"gpu_uuid", r.device.uuid}};
 }
 
 json gate_json(const GateResult& g) {
@@ -70,6 +71,7 @@ std::string verdict_json(const CompareOutcome& o) {
                          {"mode", c->mode},
                          {"verdict", to_string(c->verdict)},
                          {"fails", fails_gate(c->verdict, o.allow_missing)},
+                         {"machine_allowance_pct", c->machine_allowance * 100},
                          {"gates", gates},
                          {"rerun_gates", rerun},
                          {"notes", c->notes}});
@@ -87,6 +89,7 @@ std::string verdict_json(const CompareOutcome& o) {
                   {"warnings", o.warnings},
                   {"baseline", run_json(o.baseline)},
                   {"current", run_json(o.current)},
+                  {"same_gpu", o.same_gpu ? json(*o.same_gpu) : json(nullptr)},
                   {"rerun", o.rerun},
                   {"allow_missing", o.allow_missing},
                   {"rule",
@@ -97,8 +100,15 @@ std::string verdict_json(const CompareOutcome& o) {
                     {"floor_shift_share", r.floor_shift_share},
                     {"max_p", r.max_p},
                     {"speedup_tolerance_pct", r.speedup_tolerance * 100},
+                    {"machine_allowance", to_string(o.machine_allowance_mode)},
+                    {"machine_allowance_applies", o.machine_allowance_applies},
+                    {"machine_allowance_why", o.machine_allowance_why},
                     {"decode_max_tokens", r.decode_max_tokens},
-                    {"decode_machine_allowance_pct", r.decode_machine_allowance * 100},
+                    {"mid_max_tokens", r.mid_max_tokens},
+                    {"machine_allowance_pct",
+                     {{"decode", r.decode_machine_allowance * 100},
+                      {"mid", r.mid_machine_allowance * 100},
+                      {"large", r.large_machine_allowance * 100}}},
                     {"description", describe_rule(o)}}},
                   {"counts", counts},
                   {"cases", cases}};

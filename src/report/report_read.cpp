@@ -49,8 +49,7 @@ SpeedupEstimate read_speedup(const JsonField& j) {
   } else
     s.interval_method = kQuartileHull;
   // The interval's centre: written with (and only with) pass_spread_machine.
-  if (s.interval_method == kPassSpreadMachineMethod)
-    s.center = j.at("center").as_number_or_nan();
+  if (s.interval_method == kPassSpreadMachineMethod) s.center = j.at("center").as_number_or_nan();
   check_speedup(j, s);
   return s;
 }
@@ -116,6 +115,12 @@ DeviceInfo read_device(const JsonField& j) {
   };
   DeviceInfo d;
   d.name = j.at("name").as_string();
+  if (auto uuid = j.find("uuid")) {  // optional: reports before it read as "" (GPU unknown)
+    d.uuid = uuid->as_string();
+    if (!is_gpu_uuid_or_empty(d.uuid))
+      uuid->fail("expected \"GPU-\" and 8-4-4-4-12 lowercase hex digits, or \"\", got " +
+                 quote(d.uuid));
+  }
   d.sm_count = j.at("sm_count").as_int32();
   d.l2_bytes = j.at("l2_bytes").as_int();
   d.cc_major = j.at("cc_major").as_int32();

@@ -61,6 +61,7 @@ void to_json(json& j, const TimingOptions& t) {
 
 void to_json(json& j, const DeviceInfo& d) {
   j = json{{"name", d.name},
+           {"uuid", d.uuid},
            {"sm_count", d.sm_count},
            {"l2_bytes", d.l2_bytes},
            {"cc_major", d.cc_major},
