@@ -42,6 +42,19 @@ cudaError_t launch_empty_kernel(cudaStream_t stream) {
   return cudaGetLastError();
 }
 
+cudaError_t launch_empty_kernel_pdl(cudaStream_t stream) {
+  cudaLaunchAttribute pdl{};
+  pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  pdl.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(1);
+  config.blockDim = dim3(1);
+  config.stream = stream;
+  config.attrs = &pdl;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, empty_kernel);
+}
+
 struct Timer::Impl {
   TimingOptions options;
   DeviceInfo device;
@@ -137,10 +150,12 @@ bool Timer::settle_clock(double timeout_s) {
 
 double Timer::launch_floor_us(TimingMode mode, int round_size) {
   // In the producer modes the empty kernel's producer is the empty kernel too, launched normally:
-  // the floor there is what one more empty kernel adds to a graph (docs/methodology.md).
-  const std::vector<TimedVariant> empties(
-      static_cast<std::size_t>(std::max(round_size, 1)),
-      TimedVariant{"empty", launch_empty_kernel, launch_empty_kernel});
+  // the floor there is what one more empty kernel adds to a graph (docs/methodology.md). In
+  // producer_pdl the added one is launched with PDL, as every variant there is: the sampler
+  // refuses a graph without a programmatic edge, and a plain launch would make none.
+  const auto added = mode == TimingMode::producer_pdl ? launch_empty_kernel_pdl : launch_empty_kernel;
+  const std::vector<TimedVariant> empties(static_cast<std::size_t>(std::max(round_size, 1)),
+                                          TimedVariant{"empty", added, launch_empty_kernel});
   std::vector<double> pooled;
   for (const VariantSamples& v : sample(mode, empties))
     pooled.insert(pooled.end(), v.us.begin(), v.us.end());

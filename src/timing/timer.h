@@ -60,5 +60,7 @@ StoppingRule::Params stopping_params(const TimingOptions& o);
 
 // Launches one empty kernel (the launch floor's variant).
 cudaError_t launch_empty_kernel(cudaStream_t stream);
+// The same, launched with programmatic stream serialisation (the floor of producer_pdl mode).
+cudaError_t launch_empty_kernel_pdl(cudaStream_t stream);
 
 }  // namespace rkv
