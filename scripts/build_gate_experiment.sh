@@ -28,7 +28,8 @@ build() {  # build NAME [PATCH]
   git -C "$repo" worktree add --detach "$tree" "$rev" >/dev/null
   trees+=("$tree")
   if [[ $# -ge 2 ]]; then git -C "$tree" apply "$2"; fi
-  cmake -S "$tree" -B "$tree/build" -G Ninja -DRKV_BUILD_TESTS=OFF >/dev/null
+  # The test build's flags (warnings as errors), so a compiler cache can reuse its objects.
+  cmake -S "$tree" -B "$tree/build" -G Ninja -DRKV_WERROR=ON -DRKV_BUILD_TESTS=OFF >/dev/null
   cmake --build "$tree/build" -j2 --target rope-kv-bench >/dev/null
   mkdir -p "$dist/gate-$name"
   cp "$tree/build/rope-kv-bench" "$dist/gate-$name/rope-kv-bench"
