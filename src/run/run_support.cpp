@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "device/cuda_check.h"
+#include "io/atomic_file.h"
 #include "report/build_info.h"
 #include "report/exit_codes.h"
 #include "report/tables.h"
@@ -94,10 +95,11 @@ void write_outputs(const RunRequest& inv, const Report& report) {
     write_report_atomically(report, inv.json_out);
     fmt::print(stderr, "wrote {}\n", inv.json_out);
   }
+  // The CSV is an output users feed to spreadsheets and scripts: whole or not at all, like the
+  // report.
   if (!inv.csv_out.empty()) {
-    std::ofstream f(inv.csv_out);
-    f << render_csv(report);
-    if (!f) throw std::runtime_error("cannot write " + inv.csv_out);
+    write_file_atomically(inv.csv_out, render_csv(report), "CSV");
+    fmt::print(stderr, "wrote {}\n", inv.csv_out);
   }
 }
 
