@@ -150,8 +150,8 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
 }
 
 template <typename T, CacheDType C, int VEC, bool NEOX, bool STRIDE>
-__global__ void RKV_FUSED_LAUNCH_BOUNDS
-    rope_kv_fused_kernel(const RopeKvArgs a, const WorkPlan p, const std::int64_t total_units) {
+__global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a, const WorkPlan p,
+                                                             const std::int64_t total_units) {
   // The kernel after this one may be scheduled as soon as every CTA of this one runs: it waits
   // (griddepcontrol.wait) for this grid to complete before reading anything it wrote, and this
   // grid's CTAs are all resident by then, so an early start takes no SM slot from them and

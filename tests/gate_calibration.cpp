@@ -182,7 +182,7 @@ int run() {
                                 : (f >= 1.05 && n > rule.mid_max_tokens) || (f >= 1.10 && n <= 8);
             if (required && !caught) {
               ++missed_required;
-                  std::cerr << "missed (" << gpus_name(g) << "): " << rel << " " << c.id << " ("
+              std::cerr << "missed (" << gpus_name(g) << "): " << rel << " " << c.id << " ("
                         << c.mode << ") x" << f << "\n";
             }
           }

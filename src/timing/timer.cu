@@ -153,7 +153,8 @@ double Timer::launch_floor_us(TimingMode mode, int round_size) {
   // the floor there is what one more empty kernel adds to a graph (docs/methodology.md). In
   // producer_pdl the added one is launched with PDL, as every variant there is: the sampler
   // refuses a graph without a programmatic edge, and a plain launch would make none.
-  const auto added = mode == TimingMode::producer_pdl ? launch_empty_kernel_pdl : launch_empty_kernel;
+  const auto added =
+      mode == TimingMode::producer_pdl ? launch_empty_kernel_pdl : launch_empty_kernel;
   const std::vector<TimedVariant> empties(static_cast<std::size_t>(std::max(round_size, 1)),
                                           TimedVariant{"empty", added, launch_empty_kernel});
   std::vector<double> pooled;
