@@ -22,7 +22,8 @@ reports=()
 # fresh machine each) and its decode run; the validate-only matrices stay out (size).
 for f in "$out"/experiments/v1-*.json "$out"/experiments/v4-*.json "$out"/experiments/v5-*.json \
   "$out"/*.json "$out"/house/seed-table.json "$out"/wave2/seed-table-run*.json \
-  "$out"/wave2/noise.json; do
+  "$out"/wave2/noise.json "$out"/wave3/seed-table-fresh*.json "$out"/wave3/pdl/pdl.json \
+  "$out"/wave3/never-slower/never-slower.json; do
   [[ -f $f ]] || continue
   grep -q '"schema_version"' "$f" || continue  # Google Benchmark / GoogleTest output
   reports+=("$f")
