@@ -24,6 +24,11 @@
 #             cache past 4 GiB, 1M tokens, NaN/Inf/subnormal inputs; < 90 s)
 #   sanitize-edge  sanitizer-edge.log (summary first, then memcheck, initcheck and synccheck
 #             over configs/edge-sanitizer.json, 150 s per tool at most)
+#   pdl       pdl.json (configs/pdl.json: producer and producer_pdl modes), pdl-table.md
+#   cold-floor  cold-floor.txt (scripts/cold_floor_probe.sh: event pair, net cold floor, ncu's
+#             empty kernel), cold-floor.tar.gz
+#   never-slower  never-slower-shard-K-of-N.json and .log (NS_SHARD=K, NS_SHARDS=N; 1 of 8 by
+#             default: about 60-80 s a shard on an H200)
 # Always: steps.txt (step, exit code, wall seconds, one line per step as it ends) and log.txt.
 # env: STEP_TIMEOUT (s, default 290) bounds every step but sanitize and sanitize-edge;
 #      bench/validate get SIGINT, which they answer by writing what they measured, marked
@@ -33,7 +38,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
 if (($# == 0)) || [[ -z ${OUT:-} ]]; then
-  sed -n '2,28s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,37s/^# \{0,1\}//p' "$0" >&2
   exit 4
 fi
 bin=${BIN:-dist}
@@ -195,10 +200,30 @@ step_floor() {
   python3 scripts/timing_summary.py "$OUT/floor.json" | tee "$OUT/floor.txt"
 }
 step_prefill() { bench bench --config configs/prefill.json --json "$OUT/prefill.json"; }
+# What PDL saves: the producer modes, then the with/without table.
+step_pdl() {
+  bench bench --config configs/pdl.json --json "$OUT/pdl.json"
+  local rc=$?
+  python3 scripts/pdl_table.py "$OUT/pdl.json" | tee "$OUT/pdl-table.md" || rc=1
+  return $rc
+}
+# The cold window's parts: the event pair, the net empty-kernel floor, ncu's empty kernel.
+step_cold-floor() {
+  timeout -k 10 "$limit" bash scripts/cold_floor_probe.sh "$scratch/cold-floor" \
+    "$bin/rope-kv-bench" | tee "$OUT/cold-floor.txt"
+  local rc=${PIPESTATUS[0]}
+  tar -C "$scratch" -czf "$OUT/cold-floor.tar.gz" cold-floor
+  return $rc
+}
+# Never-slower, one shard per step run: NS_SHARD=K NS_SHARDS=N (default 1 of 8).
+step_never-slower() {
+  STEP_TIMEOUT=$limit bash scripts/never_slower_device.sh "$OUT" "$bin" "${NS_SHARD:-1}" \
+    "${NS_SHARDS:-8}"
+}
 
 for s in "$@"; do
   if ! declare -F "step_$s" >/dev/null; then
-    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize edge sanitize-edge ncu gbench decode prefill ab ncu-table dumps noise floor)" | tee -a "$log"
+    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize edge sanitize-edge ncu gbench decode prefill ab ncu-table dumps noise floor pdl cold-floor never-slower)" | tee -a "$log"
     echo "$s 4 0" >>"$OUT/steps.txt"
     continue
   fi
