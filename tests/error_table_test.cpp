@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "history/history_schema.h"
 #include "temp_paths.h"
 
 #ifndef RKV_CLI_PATH
@@ -191,6 +192,13 @@ void build_fixtures(const std::string& t) {
   });
   write(t + "/report-overflow.json",
         replace_all(good.dump(1), "\"min_bytes\": 57616,", "\"min_bytes\": 1e400,"));
+  // Histories by their header alone: ours (application_id), of a format that is not 1 to current.
+  for (const auto& [name, version] :
+       {std::pair<std::string, int>{"history-format-0", 0}, {"history-format-99", 99}}) {
+    SqliteConnection db(t + "/" + name + ".sqlite", true);
+    db.exec("PRAGMA application_id=" + std::to_string(kHistoryApplicationId));
+    db.exec("PRAGMA user_version=" + std::to_string(version));
+  }
 }
 
 std::string fixture_dir() {

@@ -25,8 +25,8 @@ h3 { font-size: 14px; margin: 18px 0 4px; font-family: ui-monospace, monospace; 
 table { border-collapse: collapse; margin: 6px 0 12px; }
 th, td { border: 1px solid #d5d9de; padding: 3px 8px; text-align: right; white-space: nowrap; }
 th { background: #f1f3f5; } td.label { text-align: left; font-family: ui-monospace, monospace; }
-.verdict-regression, .verdict-validation-mismatch, .bad { color: #c92a2a; font-weight: 600; }
-.verdict-ambiguous { color: #d9480f; } .verdict-win, .ok { color: #2b8a3e; }
+.verdict-regression, .verdict-not-passed, .bad { color: #c92a2a; font-weight: 600; }
+.verdict-noted { color: #d9480f; } .verdict-win, .ok { color: #2b8a3e; }
 .summary { color: #495057; } pre.repro { background: #f8f9fa; padding: 6px; margin: 4px 0; }
 svg.trend-chart { display: block; } .grid { stroke: #e9ecef; } .tick, .legend { font-size: 11px; fill: #495057; }
 .panel-title { font-size: 12px; font-weight: 600; fill: #1d2127; } .line { fill: none; stroke-width: 1.5; }
@@ -49,7 +49,7 @@ std::string verdict_cell(const TrendPoint& p) {
   const std::string v = verdict_text(p);
   std::string cls = "verdict";
   if (!v.empty()) {
-    std::string slug = v;  // "validation mismatch" -> verdict-validation-mismatch
+    std::string slug = v;  // "not passed" -> verdict-not-passed
     for (char& c : slug)
       if (c == ' ') c = '-';
     cls += " verdict-" + slug;

@@ -14,76 +14,6 @@
 namespace rkv {
 namespace {
 
-// 'RKVH' in the SQLite header's application_id: tells our files from other SQLite databases.
-constexpr std::int64_t kApplicationId = 0x524b5648;
-
-constexpr const char* kCreateTables = R"sql(
-CREATE TABLE runs (
-  run_id INTEGER PRIMARY KEY,
-  report_hash TEXT NOT NULL UNIQUE,
-  source TEXT NOT NULL,
-  schema_version INTEGER NOT NULL,
-  tool_version TEXT NOT NULL,
-  git_revision TEXT NOT NULL,
-  git_commit_time_utc TEXT NOT NULL,
-  git_branch TEXT NOT NULL,
-  git_dirty INTEGER NOT NULL,
-  created_utc TEXT NOT NULL,
-  command TEXT NOT NULL,
-  complete INTEGER NOT NULL,
-  argv_json TEXT NOT NULL,
-  config_path TEXT NOT NULL,
-  config_name TEXT NOT NULL,
-  config_hash TEXT NOT NULL,
-  tags_json TEXT NOT NULL,
-  host TEXT NOT NULL,
-  device_name TEXT NOT NULL,
-  device_fingerprint TEXT NOT NULL,
-  copy_bandwidth_gbps REAL,
-  sm_clock_mhz_min REAL,
-  sm_clock_mhz_max REAL,
-  mem_clock_mhz INTEGER NOT NULL
-);
-CREATE TABLE cases (
-  run_id INTEGER NOT NULL REFERENCES runs(run_id),
-  case_id TEXT NOT NULL,
-  mode TEXT NOT NULL,
-  disposition TEXT NOT NULL,
-  mismatches INTEGER NOT NULL,
-  first_mismatch TEXT NOT NULL,
-  detail TEXT NOT NULL,
-  fused_n INTEGER NOT NULL,
-  fused_median_us REAL,
-  fused_q1_us REAL,
-  fused_q3_us REAL,
-  pair_n INTEGER NOT NULL,
-  pair_median_us REAL,
-  pair_q1_us REAL,
-  pair_q3_us REAL,
-  speedup REAL,
-  speedup_lo REAL,
-  speedup_hi REAL,
-  min_bytes INTEGER NOT NULL,
-  floor_us REAL,
-  fused_gbps REAL,
-  fused_pct_of_bandwidth REAL,
-  repro TEXT NOT NULL,
-  PRIMARY KEY (run_id, case_id, mode)
-);
-)sql";
-
-constexpr const char* kRunColumns =
-    "run_id, report_hash, source, schema_version, tool_version, git_revision, "
-    "git_commit_time_utc, git_branch, git_dirty, created_utc, command, complete, argv_json, "
-    "config_path, config_name, config_hash, tags_json, host, device_name, device_fingerprint, "
-    "copy_bandwidth_gbps, sm_clock_mhz_min, sm_clock_mhz_max, mem_clock_mhz";
-
-constexpr const char* kCaseColumns =
-    "run_id, case_id, mode, disposition, mismatches, first_mismatch, detail, fused_n, "
-    "fused_median_us, fused_q1_us, fused_q3_us, pair_n, pair_median_us, pair_q1_us, pair_q3_us, "
-    "speedup, speedup_lo, speedup_hi, min_bytes, floor_us, fused_gbps, fused_pct_of_bandwidth, "
-    "repro";
-
 // Trend order: the built commit's time when known, else the run's; ties by run time, then id.
 constexpr const char* kRunOrder =
     "COALESCE(NULLIF(r.git_commit_time_utc, ''), r.created_utc), r.created_utc, r.run_id";
@@ -113,22 +43,36 @@ std::pair<std::int64_t, std::int64_t> header_and_objects(const SqliteConnection&
   return {app, q.step() ? q.integer(0) : 0};
 }
 
-// Rolls back unless committed: a failure half way leaves the database as it was.
-class Transaction {
- public:
-  explicit Transaction(SqliteConnection& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
-  void commit() {
-    db_.exec("COMMIT");
-    open_ = false;
-  }
-  ~Transaction() {
-    if (open_) sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
-  }
+// "?1, ?2, ..., ?n": the parameters of an INSERT of n values.
+std::string parameters(int n) {
+  std::string out;
+  for (int i = 1; i <= n; ++i)
+    out += (i > 1 ? ", ?" : "?") + std::to_string(i);
+  return out;
+}
 
- private:
-  SqliteConnection& db_;
-  bool open_ = true;
-};
+// The per-pass medians as stored: a JSON array of numbers, NULL before format 2.
+std::string numbers_to_json(const std::vector<double>& values) {
+  return nlohmann::json(values).dump();
+}
+
+std::vector<double> numbers_from_json(const std::string& text) {
+  if (text.empty()) return {};
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::vector<double> out;
+  if (!j.is_array()) return out;
+  for (const nlohmann::json& v : j)
+    if (v.is_number()) out.push_back(v.get<double>());
+  return out;
+}
+
+std::vector<double> pass_medians(const VariantResult* v) {
+  std::vector<double> out;
+  if (v)
+    for (const Summary& p : v->passes)
+      out.push_back(p.median);
+  return out;
+}
 
 HistoryRun read_run(const SqliteStatement& q) {
   HistoryRun r;
@@ -157,6 +101,7 @@ HistoryRun read_run(const SqliteStatement& q) {
   r.sm_clock_mhz_min = q.real(c++);
   r.sm_clock_mhz_max = q.real(c++);
   r.mem_clock_mhz = static_cast<int>(q.integer(c++));
+  r.device_uuid = q.text(c++);
   r.cases = static_cast<int>(q.integer(c++));
   r.passed = static_cast<int>(q.integer(c++));
   r.failed = static_cast<int>(q.integer(c++));
@@ -189,6 +134,11 @@ HistoryCase read_case(const SqliteStatement& q) {
   h.fused_gbps = q.real(c++);
   h.fused_pct_of_bandwidth = q.real(c++);
   h.repro = q.text(c++);
+  h.tokens = q.integer(c++);
+  h.fused_min_us = q.real(c++);
+  h.fused_pass_medians_us = numbers_from_json(q.text(c++));
+  h.pair_min_us = q.real(c++);
+  h.pair_pass_medians_us = numbers_from_json(q.text(c++));
   return h;
 }
 
@@ -221,9 +171,9 @@ HistoryStore HistoryStore::open_for_reading(const std::string& path) {
   return s;
 }
 
-// What the file is decides everything else: ours (check its version), empty (initialize when
-// writing), or anything else (refuse in one line, touching nothing: a foreign file is not even
-// switched to WAL).
+// What the file is decides everything else: ours (check its version, upgrade an older one),
+// empty (initialize when writing), or anything else (refuse in one line, touching nothing: a
+// foreign file is not even switched to WAL).
 void HistoryStore::check_format(bool may_initialize) {
   const std::string where = "history database '" + db_->path() + "': ";
   // The header and the schema read in one snapshot: another process may be creating the tables.
@@ -239,29 +189,32 @@ void HistoryStore::check_format(bool may_initialize) {
                        " schema objects), not a rope-kv-bench history");
   };
   auto [app, objects] = identify();
-  if (app != kApplicationId) {
+  if (app != kHistoryApplicationId) {
     if (app != 0 || objects != 0) refuse_foreign(app, objects);
     if (!may_initialize) throw HistoryError(where + "empty, holds no history yet");
     // A new file. WAL first (it cannot change inside a transaction); concurrent creators then
     // race for the write lock and the losers find the tables made.
     db_->exec("PRAGMA journal_mode=WAL");
-    Transaction t(*db_);
+    SqliteTransaction t(*db_);
     std::tie(app, objects) = header_and_objects(*db_);  // again, now holding the write lock
-    if (app == 0 && objects == 0) {
-      db_->exec(kCreateTables);
-      db_->exec("PRAGMA application_id=" + std::to_string(kApplicationId));
-      db_->exec("PRAGMA user_version=" + std::to_string(kHistoryFormatVersion));
-    } else if (app != kApplicationId) {
+    if (app == 0 && objects == 0)
+      create_history_tables(*db_);
+    else if (app != kHistoryApplicationId)
       refuse_foreign(app, objects);
-    }
     t.commit();
-    return;
+    // On to the format check: a concurrent creator of another build may have made the tables.
   }
   const std::int64_t version = pragma_int(*db_, "user_version");
   if (version > kHistoryFormatVersion)
     throw HistoryError(where + "history format " + std::to_string(version) +
                        " is newer than this rope-kv-bench reads (" +
                        std::to_string(kHistoryFormatVersion) + ")");
+  if (version < kOldestHistoryFormat)
+    throw HistoryError(where + "history format " + std::to_string(version) +
+                       " is not one this rope-kv-bench knows (" +
+                       std::to_string(kOldestHistoryFormat) + " to " +
+                       std::to_string(kHistoryFormatVersion) + ")");
+  if (version < kHistoryFormatVersion) upgrade_history(*db_);
   if (may_initialize) db_->exec("PRAGMA journal_mode=WAL");  // a history re-imported from a dump
 }
 
@@ -275,7 +228,7 @@ AddOutcome HistoryStore::add(const Report& report, const std::string& source,
           "case '" + c.id + "' in mode '" + c.mode +
           "' appears twice in the report; a history keeps one row per case and mode");
   const std::string& hash = content_hash;
-  Transaction t(*db_);
+  SqliteTransaction t(*db_);
   {
     SqliteStatement find(*db_, "SELECT run_id FROM runs WHERE report_hash = ?1");
     find.bind(1, hash);
@@ -284,9 +237,8 @@ AddOutcome HistoryStore::add(const Report& report, const std::string& source,
       return out;  // already there: nothing changes (the transaction rolls back, empty)
     }
   }
-  SqliteStatement run(*db_, std::string("INSERT INTO runs (") + kRunColumns +
-                                ") VALUES (NULL, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                                "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)");
+  SqliteStatement run(*db_, std::string("INSERT INTO runs (") + kRunColumns + ") VALUES (NULL, " +
+                                parameters(24) + ")");
   const RunMetadata& m = report.run;
   run.bind(1, hash)
       .bind(2, source)
@@ -310,13 +262,13 @@ AddOutcome HistoryStore::add(const Report& report, const std::string& source,
       .bind(20, report.device.copy_bandwidth_gbps)
       .bind(21, m.sm_clock_seen.min_mhz)
       .bind(22, m.sm_clock_seen.max_mhz)
-      .bind(23, std::int64_t{m.mem_clock_mhz});
+      .bind(23, std::int64_t{m.mem_clock_mhz})
+      .bind(24, report.device.uuid);
   run.step();
   out.run_id = sqlite3_last_insert_rowid(db_->get());
 
-  SqliteStatement insert(*db_, std::string("INSERT INTO cases (") + kCaseColumns +
-                                   ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-                                   "?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)");
+  SqliteStatement insert(*db_, std::string("INSERT INTO cases (") + kCaseColumns + ") VALUES (" +
+                                   parameters(28) + ")");
   for (const CaseResult& c : report.cases) {
     const VariantResult* fused = c.find_variant(Variant::fused);
     const VariantResult* pair = c.find_variant(Variant::pair);
@@ -348,7 +300,12 @@ AddOutcome HistoryStore::add(const Report& report, const std::string& source,
         // The runner leaves these 0 for a case it did not time: not computed, so NULL here.
         .bind(21, fused && fused->us.n > 0 ? c.fused_gbps : nan)
         .bind(22, fused && fused->us.n > 0 ? c.fused_pct_of_bandwidth : nan)
-        .bind(23, c.repro);
+        .bind(23, c.repro)
+        .bind(24, c.spec.tokens)
+        .bind(25, stat(fused, &Summary::min))
+        .bind(26, numbers_to_json(pass_medians(fused)))
+        .bind(27, stat(pair, &Summary::min))
+        .bind(28, numbers_to_json(pass_medians(pair)));
     insert.step();
   }
   t.commit();

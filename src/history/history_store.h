@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "history/history_schema.h"
 #include "history/sqlite_handle.h"
 #include "report/report.h"
 
@@ -18,8 +19,6 @@ namespace rkv {
 
 // The default database file when --db is not given, in the current folder.
 inline constexpr const char* kDefaultHistoryDb = "rope-kv-history.sqlite";
-// The history format this build writes and reads (PRAGMA user_version).
-inline constexpr int kHistoryFormatVersion = 1;
 
 // One added report.
 struct HistoryRun {
@@ -33,6 +32,7 @@ struct HistoryRun {
   bool complete = true;
   std::string argv_json, config_path, config_name, config_hash, tags_json, host;
   std::string device_name, device_fingerprint;
+  std::string device_uuid;  // "" when the report has none, or the row predates format 2
   double copy_bandwidth_gbps = 0, sm_clock_mhz_min = 0, sm_clock_mhz_max = 0;
   int mem_clock_mhz = 0;
   // Counted from its cases.
@@ -52,6 +52,11 @@ struct HistoryCase {
   int fused_n = 0, pair_n = 0;  // 0 when the variant was not timed
   double fused_median_us = 0, fused_q1_us = 0, fused_q3_us = 0;
   double pair_median_us = 0, pair_q1_us = 0, pair_q3_us = 0;
+  // The fastest launch and each pass's median (what compare's rule reads besides the quartiles).
+  // NaN and empty in rows added before history format 2.
+  double fused_min_us = 0, pair_min_us = 0;
+  std::vector<double> fused_pass_medians_us, pair_pass_medians_us;
+  std::int64_t tokens = 0;  // the case's token count; 0 in rows added before format 2
   double speedup = 0, speedup_lo = 0, speedup_hi = 0;  // NaN when not timed
   std::int64_t min_bytes = 0;
   double floor_us = 0, fused_gbps = 0, fused_pct_of_bandwidth = 0;
@@ -70,6 +75,7 @@ class HistoryStore {
  public:
   // `history add`: creates the file and its tables when missing. Throws HistoryError, in one line,
   // for a file that is not SQLite, an SQLite database of something else, or a newer format.
+  // Both openers upgrade a history of an older format in place first (upgrade_history).
   static HistoryStore open_for_writing(const std::string& path);
   // Everything else: the file must exist and be a history.
   static HistoryStore open_for_reading(const std::string& path);

@@ -110,6 +110,7 @@ json history_to_json(const std::vector<HistoryRun>& runs, const std::vector<Hist
                 {"host", r.host},
                 {"device_name", r.device_name},
                 {"device_fingerprint", r.device_fingerprint},
+                {"device_uuid", r.device_uuid},
                 {"copy_bandwidth_gbps", number(r.copy_bandwidth_gbps)},
                 {"sm_clock_mhz_min", number(r.sm_clock_mhz_min)},
                 {"sm_clock_mhz_max", number(r.sm_clock_mhz_max)},
@@ -127,10 +128,14 @@ json history_to_json(const std::vector<HistoryRun>& runs, const std::vector<Hist
                               {"fused_median_us", number(c.fused_median_us)},
                               {"fused_q1_us", number(c.fused_q1_us)},
                               {"fused_q3_us", number(c.fused_q3_us)},
+                              {"fused_min_us", number(c.fused_min_us)},
+                              {"fused_pass_medians_us", c.fused_pass_medians_us},
                               {"pair_n", c.pair_n},
                               {"pair_median_us", number(c.pair_median_us)},
                               {"pair_q1_us", number(c.pair_q1_us)},
                               {"pair_q3_us", number(c.pair_q3_us)},
+                              {"pair_min_us", number(c.pair_min_us)},
+                              {"pair_pass_medians_us", c.pair_pass_medians_us},
                               {"speedup", number(c.speedup)},
                               {"speedup_lo", number(c.speedup_lo)},
                               {"speedup_hi", number(c.speedup_hi)},
@@ -138,6 +143,7 @@ json history_to_json(const std::vector<HistoryRun>& runs, const std::vector<Hist
                               {"floor_us", number(c.floor_us)},
                               {"fused_gbps", number(c.fused_gbps)},
                               {"fused_pct_of_bandwidth", number(c.fused_pct_of_bandwidth)},
+                              {"tokens", c.tokens},
                               {"repro", c.repro}});
     }
     out["runs"].push_back(std::move(run));

@@ -20,7 +20,7 @@ std::string render_history_runs(const std::vector<HistoryRun>& runs);
 // its interval, % of bandwidth, validation, and the verdict against the previous row.
 std::string render_trend_tables(const std::vector<Trend>& trends);
 
-// The whole history as JSON: {"format": "rope-kv-bench history", "format_version": 1,
+// The whole history as JSON: {"format": "rope-kv-bench history", "format_version": 2,
 // "runs": [{run fields..., "cases": [...]}, ...]}; NaN as null.
 nlohmann::json history_to_json(const std::vector<HistoryRun>& runs,
                                const std::vector<HistoryCase>& cases);

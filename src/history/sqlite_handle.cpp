@@ -38,6 +38,19 @@ void SqliteConnection::exec(const std::string& sql) {
     fail("'" + sql.substr(0, sql.find_first_of("(\n")) + "'");
 }
 
+SqliteTransaction::SqliteTransaction(SqliteConnection& db) : db_(db) {
+  db_.exec("BEGIN IMMEDIATE");
+}
+
+void SqliteTransaction::commit() {
+  db_.exec("COMMIT");
+  open_ = false;
+}
+
+SqliteTransaction::~SqliteTransaction() {
+  if (open_) sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
 SqliteStatement::SqliteStatement(const SqliteConnection& db, const std::string& sql) : db_(db) {
   if (sqlite3_prepare_v2(db.get(), sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
     db.fail("preparing a query");

@@ -35,6 +35,21 @@ class SqliteConnection {
   std::string path_;
 };
 
+// BEGIN IMMEDIATE (the write lock up front), rolled back unless committed: a failure half way
+// leaves the database as it was.
+class SqliteTransaction {
+ public:
+  explicit SqliteTransaction(SqliteConnection& db);
+  ~SqliteTransaction();
+  SqliteTransaction(const SqliteTransaction&) = delete;
+  SqliteTransaction& operator=(const SqliteTransaction&) = delete;
+  void commit();
+
+ private:
+  SqliteConnection& db_;
+  bool open_ = true;
+};
+
 class SqliteStatement {
  public:
   SqliteStatement(const SqliteConnection& db, const std::string& sql);

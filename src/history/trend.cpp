@@ -2,40 +2,53 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <utility>
 
 namespace rkv {
 namespace {
 
-// The row as the one case of a report, holding what compare's gates read.
-Report as_report(const HistoryCase& h) {
+// The row as the one case of a report, holding what compare's rule reads: per variant the
+// quartiles, the fastest launch and each pass's median; the token count (the machine
+// allowance's class) and the GPU's uuid (whether the allowance applies at all).
+Report as_report(const HistoryCase& h, const HistoryRun& run) {
   CaseResult c;
   c.id = h.case_id;
   c.mode = h.mode;
+  c.spec.tokens = h.tokens > 0 ? h.tokens : c.spec.tokens;  // rows before format 2: unknown
   c.validation = parse_disposition(h.disposition).value_or(Disposition::failed);
   c.mismatches = h.mismatches;
   c.first_mismatch = h.first_mismatch;
   c.detail = h.detail;
-  auto variant = [](const char* name, int n, double median, double q1, double q3) {
+  auto variant = [](const char* name, int n, double median, double q1, double q3, double min,
+                    const std::vector<double>& pass_medians) {
     VariantResult v;
     v.variant = name;
     v.us.n = n;
     v.us.median = median;
     v.us.q1 = q1;
     v.us.q3 = q3;
-    // The history keeps the quartiles, not the fastest launch: the gate's "fastest launch also
-    // slower" check reads the lower quartile in its place, a stricter stand-in (it moves less).
-    v.us.min = q1;
+    // The gate's "fastest launches also slower" check reads the fastest launch. Rows added
+    // before history format 2 lack it: for those the lower quartile stands in, a stricter
+    // stand-in (it moves with the bulk of the launches, so it calls a slowdown more readily).
+    v.us.min = std::isnan(min) ? q1 : min;
+    for (double m : pass_medians) {  // the rule's spread between passes reads only the medians
+      Summary pass;
+      pass.median = m;
+      v.passes.push_back(pass);
+    }
     return v;
   };
   if (h.fused_n > 0)
-    c.variants.push_back(
-        variant("fused", h.fused_n, h.fused_median_us, h.fused_q1_us, h.fused_q3_us));
+    c.variants.push_back(variant("fused", h.fused_n, h.fused_median_us, h.fused_q1_us,
+                                 h.fused_q3_us, h.fused_min_us, h.fused_pass_medians_us));
   if (h.pair_n > 0)
-    c.variants.push_back(variant("pair", h.pair_n, h.pair_median_us, h.pair_q1_us, h.pair_q3_us));
+    c.variants.push_back(variant("pair", h.pair_n, h.pair_median_us, h.pair_q1_us, h.pair_q3_us,
+                                 h.pair_min_us, h.pair_pass_medians_us));
   if (h.timed()) c.speedup = SpeedupEstimate{h.speedup, h.speedup_lo, h.speedup_hi, {}};
   Report r;
+  r.device.uuid = run.device_uuid;
   r.cases = {c};
   return r;
 }
@@ -71,10 +84,11 @@ void judge(const TrendPoint& previous, TrendPoint& point) {
     return;
   }
   CompareOptions o;
-  o.force = true;  // both rows carry no device; the fingerprints were compared above
-  // Otherwise compare's command-line defaults (docs/ci.md): the fused time, the calibrated rule.
-  const CompareOutcome out =
-      compare_reports(as_report(previous.result), as_report(point.result), o);
+  o.force = true;  // the rows carry no device but its uuid; the fingerprints were compared above
+  // Otherwise compare's command-line defaults (docs/ci.md): the fused time, the calibrated rule,
+  // the machine allowance decided by the two runs' GPU uuids.
+  const CompareOutcome out = compare_reports(as_report(previous.result, *previous.run),
+                                             as_report(point.result, *point.run), o);
   if (out.cases.empty()) return;
   point.verdict = out.cases.front().verdict;
   for (const std::string& n : out.cases.front().notes)
