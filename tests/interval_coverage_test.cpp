@@ -50,6 +50,19 @@ Coverage check_pair(const std::string& a_rel, const std::string& b_rel) {
   return out;
 }
 
+// Every pair of three seed-table runs: all 32 cases matched, at least 31 of them with each
+// centre inside the other run's interval; the median half-width is printed.
+void expect_every_pair_agrees(const char* const (&runs)[3]) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = i + 1; j < 3; ++j) {
+      const Coverage c = check_pair(runs[i], runs[j]);
+      std::printf("%s / %s: %d of %d within each other's intervals, median half-width %.2f %%\n",
+                  runs[i], runs[j], c.mutual, c.cases, 100 * c.median_half_width);
+      EXPECT_EQ(c.cases, 32);
+      EXPECT_GE(c.mutual, 31) << runs[i] << " / " << runs[j];
+    }
+}
+
 // Three passes per run (the seed table of kernels v5 and v4). Three passes leave the pass spread
 // a larger share of the half-width than the seed table's five do now: 3.3-3.7 % at N >= 128
 // with the machine term (docs/methodology.md gives the table), so the bound here is 4 %.
@@ -74,14 +87,7 @@ TEST(IntervalCoverage, SeedTableReRunsLieInEachOthersIntervals) {
 TEST(IntervalCoverage, SeedTableRunsOnThreeMachines) {
   const char* runs[] = {"wave2/seed-table-run1.json", "wave2/seed-table-run2.json",
                         "wave2/seed-table-run3.json"};
-  for (int i = 0; i < 3; ++i)
-    for (int j = i + 1; j < 3; ++j) {
-      const Coverage c = check_pair(runs[i], runs[j]);
-      std::printf("%s / %s: %d of %d within each other's intervals, median half-width %.2f %%\n",
-                  runs[i], runs[j], c.mutual, c.cases, 100 * c.median_half_width);
-      EXPECT_EQ(c.cases, 32);
-      EXPECT_GE(c.mutual, 31) << runs[i] << " / " << runs[j];
-    }
+  expect_every_pair_agrees(runs);
 }
 
 // The out-of-sample check: three fresh seed-table runs made after the rule was fixed, each in
@@ -91,14 +97,7 @@ TEST(IntervalCoverage, SeedTableRunsOnThreeMachines) {
 TEST(IntervalCoverage, FreshSeedTableRunsAfterTheRuleWasFixed) {
   const char* runs[] = {"wave3/seed-table-fresh1.json", "wave3/seed-table-fresh2.json",
                         "wave3/seed-table-fresh3.json"};
-  for (int i = 0; i < 3; ++i)
-    for (int j = i + 1; j < 3; ++j) {
-      const Coverage c = check_pair(runs[i], runs[j]);
-      std::printf("%s / %s: %d of %d within each other's intervals, median half-width %.2f %%\n",
-                  runs[i], runs[j], c.mutual, c.cases, 100 * c.median_half_width);
-      EXPECT_EQ(c.cases, 32);
-      EXPECT_GE(c.mutual, 31) << runs[i] << " / " << runs[j];
-    }
+  expect_every_pair_agrees(runs);
 }
 
 // One pass per run (the A/B rounds' base build, run first and last in one device call): no pass
