@@ -11,7 +11,8 @@
 #   sanitize  sanitizer.log (every tool's log, then summary)   ncu       ncu-summary.txt (fused,
 #             N=2048 and N=1, bf16|auto|32x8x128|neox|nhd)     gbench    gbench.json (ci-smoke)
 #   decode    decode.json                                      prefill   prefill.json
-#   ab        ab.tar.gz: $BIN and every $BIN/exp-*/ build on configs/kernel-ab-*.json
+#   ab        ab.tar.gz: $BIN and every $BIN/exp-*/ build on configs/kernel-ab-*.json (AB_CONFIGS:
+#             which, default "prefill decode"; base runs again last unless AB_BASE_AGAIN=0)
 #   ncu-table ncu-vs-tool.md, ncu-vs-tool.json (scripts/ncu_vs_tool.sh: fused cold and warm, tool
 #             vs ncu gpu__time_duration, bf16 GQA and MHA, N=1..65536), ncu-raw.tar.gz
 #   dumps     dumps-read.txt (scripts/read_dump.py over validate --dump-all of one MLA, one packed
@@ -59,6 +60,10 @@ shim_source_dir() {
   # gtest records each test file's path: <src>/tests/NAME_test.cpp.
   src=$(grep -aoE '/[[:alnum:]_./-]+/tests/[[:alnum:]_]+_test\.cu?p?p?' "$bin/rkv_tests" | head -n1)
   src=${src%/tests/*}
+  # A build folder inside the source tree records relative test paths: use RKV_SOURCE_DIR's
+  # configs folder instead.
+  [[ -n $src ]] || src=$(grep -aoE '/[[:alnum:]_./-]+/configs' "$bin/rkv_tests" | head -n1)
+  src=${src%/configs}
   cli=$(grep -aoE '/[[:alnum:]_./-]+/rope-kv-bench' "$bin/rkv_tests" | grep -m1 "^$src/")
   # Same path here (the checkout sits where it was built) but no build folder: link the CLI in.
   if [[ -n $src && -e $src && -n $cli && ! -e $cli ]]; then
@@ -152,7 +157,9 @@ step_gbench() {
 step_ab() {
   local rc=0 d name cfg suffix
   mkdir -p "$scratch/ab"
-  for d in "$bin" "$bin"/exp-*/ "$bin"; do
+  local again=$bin
+  [[ ${AB_BASE_AGAIN:-1} == 0 ]] && again=""
+  for d in "$bin" "$bin"/exp-*/ $again; do
     [[ -x $d/rope-kv-bench ]] || continue
     name=$(basename "$d")
     [[ $d == "$bin" ]] && name=base
