@@ -9,7 +9,9 @@
 // thread while the grid fits on the GPU at once, and, beyond that with a bf16/fp16 cache, a grid
 // of the resident CTAs whose threads stride over the units: 5-7 % faster at 16k tokens, closer to
 // the copy bandwidth. With an fp8 cache the strided kernel holds 56 registers (9 CTAs per SM) and
-// measured 18 % slower on 32x32x128, so fp8 caches keep the flat grid.
+// measured 18 % slower on 32x32x128, so fp8 caches keep the flat grid. The strided grid drops a
+// CTA or two where its stride would otherwise pin each thread to the same few units of every
+// token (strided_grid_ctas, work_plan.h).
 #include <limits>
 
 #include "dispatch.cuh"
@@ -206,7 +208,8 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
             int device = 0, sms = 0;
             if (per_sm > 0 && cudaGetDevice(&device) == cudaSuccess &&
                 cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
-              resident = std::int64_t{sms} * per_sm;
+              resident = strided_grid_ctas(std::int64_t{sms} * per_sm, plan.units_per_token,
+                                           kFusedThreads);
           }
           const bool pdl = a.programmatic_dependent_launch;
           if (resident > 0 && blocks > resident)

@@ -1,6 +1,7 @@
 #include "work_plan.h"
 
 #include <cstddef>
+#include <numeric>
 
 namespace rkv {
 namespace {
@@ -79,6 +80,17 @@ WorkPlan make_fused_plan(const RopeKvArgs& a, int vec) {
   p.per_v_row = divider(p.v_units);
   p.per_block = divider(a.block_size);
   return p;
+}
+
+std::int64_t strided_grid_ctas(std::int64_t resident, std::int64_t units_per_token,
+                               int threads_per_cta) {
+  if (resident <= 0 || units_per_token <= 0 || threads_per_cta <= 0) return resident;
+  const std::int64_t threads = threads_per_cta;
+  // The fewest shared factors any CTA count can give: those of one CTA's threads.
+  const std::int64_t least = std::gcd(threads, units_per_token);
+  for (std::int64_t ctas = resident; ctas > 0 && ctas >= resident - resident / 16; --ctas)
+    if (std::gcd(ctas * threads, units_per_token) == least) return ctas;
+  return resident;
 }
 
 }  // namespace rkv

@@ -38,6 +38,16 @@ inline int rotation_units(const RopeKvArgs& a, int vec) {
 
 WorkPlan make_fused_plan(const RopeKvArgs& a, int vec);
 
+// CTAs for the strided grid, whose threads step through the units by S = CTAs x threads: all
+// `resident` CTAs that fit at once, or a few fewer where that count would make S share a factor
+// with the units per token U beyond what `threads` shares with it. A thread meets U / gcd(S, U)
+// distinct units of a token; at 132 SMs x 9 CTAs x 128 threads, S = 152064 is a multiple of
+// U = 352 (32x8x128, rot = 64), so every thread would repeat one unit for the whole launch: the
+// CTAs holding rotation units run long while those holding only copies finish early, and their
+// SMs idle (results/NOTES.md, "stride resonance"). Never fewer than resident - resident / 16.
+std::int64_t strided_grid_ctas(std::int64_t resident, std::int64_t units_per_token,
+                               int threads_per_cta);
+
 // True when every pointer, stride, size and window offset of `a` allows `vec`-element accesses.
 bool vector_width_fits(const RopeKvArgs& a, int vec);
 
