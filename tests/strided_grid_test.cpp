@@ -64,7 +64,9 @@ TEST(StridedGrid, PicksTheLargestCountWithTheFewestSharedFactors) {
     ASSERT_GE(ctas, resident - resident / 16);
     const std::int64_t least = std::gcd<std::int64_t>(threads, u);
     auto fits = [&](std::int64_t c) { return std::gcd(c * threads, u) == least; };
-    if (ctas < resident) ASSERT_TRUE(fits(ctas));
+    if (ctas < resident) {
+      ASSERT_TRUE(fits(ctas));
+    }
     // Nothing between the answer and `resident` fits: the answer drops as few CTAs as it can.
     const std::int64_t top = fits(ctas) ? resident : ctas - 1;
     for (std::int64_t c = ctas + 1; c <= top; ++c)

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""The kernel A/B rule (results/NOTES.md) over bench reports of a base and an experiment build.
+
+    scripts/ab_compare.py --base BASE.json [--base BASE-AGAIN.json] --exp EXP.json
+                          [--subset IDS.txt] [--max-slower PCT] [--min-gain PCT] [--variant NAME]
+
+Per case (id and mode) found in every report: the variant's median in the base runs (their
+geometric mean when the base ran twice, with the drift between the two), the experiment's, and
+the change in percent; the pair's change beside it, since a kernel change must not move the pair.
+Then the verdict of the rule: no case more than --max-slower percent slower (default 2), and the
+geometric mean over --subset's case ids (one per line; every case when absent) at least
+--min-gain percent faster (default 1). Cases slower by more than --max-slower but at most twice
+that are listed for the confirmation re-run (5 passes, exp / base / exp) instead of failing.
+
+Exit 0: adopt; 1: reject; 3: adopt only if the listed cases pass the confirmation;
+2 (one line on stderr): a report or the subset file cannot be read, or no case is common to all.
+"""
+import argparse
+import json
+import math
+import sys
+
+
+def fail_input(path, why):
+    print(f"ab_compare: {path}: {why}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load_medians(path, variant):
+    """{(id, mode): (variant median us, pair median us or None)} of one report."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            report = json.load(f)
+    except OSError as e:
+        fail_input(path, e.strerror or str(e))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        fail_input(path, f"not JSON ({e})")
+    if not isinstance(report, dict) or report.get("tool") != "rope-kv-bench":
+        fail_input(path, "not a rope-kv-bench report")
+    cases = report.get("cases")
+    if not isinstance(cases, list):
+        fail_input(path, "no cases array")
+    medians = {}
+    for case in cases:
+        if not isinstance(case, dict):
+            fail_input(path, "a case is not an object")
+        by_name = {v.get("variant"): v.get("median_us") for v in case.get("variants") or []
+                   if isinstance(v, dict)}
+        value = by_name.get(variant)
+        if not isinstance(value, (int, float)) or not value > 0:
+            continue  # not timed (validation failed, or an incomplete report)
+        pair = by_name.get("pair")
+        pair = pair if isinstance(pair, (int, float)) and pair > 0 else None
+        medians[(case.get("id"), case.get("mode"))] = (float(value), pair)
+    return medians
+
+
+def load_subset(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return {line.strip() for line in f if line.strip() and not line.startswith("#")}
+    except OSError as e:
+        fail_input(path, e.strerror or str(e))
+
+
+def pct(new, old):
+    return 100.0 * (new / old - 1.0)
+
+
+def geomean_pct(ratios):
+    return 100.0 * (math.exp(sum(math.log(r) for r in ratios) / len(ratios)) - 1.0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--base", action="append", required=True, help="base report (once or twice)")
+    ap.add_argument("--exp", required=True, help="experiment report")
+    ap.add_argument("--subset", help="file of case ids the gain is judged on")
+    ap.add_argument("--max-slower", type=float, default=2.0, help="percent (default 2)")
+    ap.add_argument("--min-gain", type=float, default=1.0, help="percent (default 1)")
+    ap.add_argument("--variant", default="fused", help="variant compared (default fused)")
+    args = ap.parse_args()
+    if len(args.base) > 2:
+        ap.error("--base at most twice")
+
+    bases = [load_medians(p, args.variant) for p in args.base]
+    exp = load_medians(args.exp, args.variant)
+    keys = [k for k in exp if all(k in b for b in bases)]
+    if not keys:
+        fail_input(args.exp, "no case in common with the base report(s)")
+    subset = load_subset(args.subset) if args.subset else None
+
+    print(f"{'case':52s} {'mode':5s} {'base us':>9s} {'exp us':>9s} {'change':>7s} "
+          f"{'base drift':>10s} {'pair':>6s}")
+    ratios, judged, slower, confirm = [], [], [], []
+    for key in keys:
+        base = math.exp(sum(math.log(b[key][0]) for b in bases) / len(bases))
+        drift = f"{pct(bases[1][key][0], bases[0][key][0]):+.1f} %" if len(bases) == 2 else "-"
+        ratio = exp[key][0] / base
+        pair_base, pair_exp = bases[0][key][1], exp[key][1]
+        pair = f"{pct(pair_exp, pair_base):+.1f}" if pair_base and pair_exp else "-"
+        change = 100.0 * (ratio - 1.0)
+        mark = ""
+        if change > 2 * args.max_slower:
+            slower.append(key)
+            mark = "  SLOWER"
+        elif change > args.max_slower:
+            confirm.append(key)
+            mark = "  confirm"
+        in_subset = subset is None or key[0] in subset
+        if in_subset:
+            judged.append(ratio)
+        ratios.append(ratio)
+        print(f"{key[0]:52s} {str(key[1]):5s} {base:9.2f} {exp[key][0]:9.2f} {change:+6.1f}% "
+              f"{drift:>10s} {pair:>6s}{mark}{'' if in_subset else '  (not judged)'}")
+
+    print(f"\n{len(keys)} cases; geometric mean change {geomean_pct(ratios):+.2f} %")
+    if subset is not None:
+        missing = sorted(subset - {k[0] for k in keys})
+        print(f"subset: {len(judged)} cases judged" +
+              (f", {len(missing)} listed but not measured" if missing else ""))
+    if not judged:
+        print("verdict: reject (no judged case was measured)")
+        return 1
+    gain = -geomean_pct(judged)
+    worst = max(keys, key=lambda k: exp[k][0] / math.exp(
+        sum(math.log(b[k][0]) for b in bases) / len(bases)))
+    print(f"judged geometric mean: {gain:+.2f} % faster (rule: >= {args.min_gain:g} %); "
+          f"worst case {worst[0]} ({worst[1]})")
+    if slower or gain < args.min_gain:
+        why = []
+        if slower:
+            why.append(f"{len(slower)} case(s) more than {2 * args.max_slower:g} % slower")
+        if gain < args.min_gain:
+            why.append("too little gain")
+        print("verdict: reject (" + "; ".join(why) + ")")
+        return 1
+    if confirm:
+        print(f"verdict: confirm {len(confirm)} case(s) {args.max_slower:g}-"
+              f"{2 * args.max_slower:g} % slower with 5 passes (exp / base / exp) before adopting")
+        return 3
+    print("verdict: adopt")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""scripts/ab_compare.py (the kernel A/B rule) on a committed H200 report as the base and copies
+of it with the fused medians scaled per case: each verdict (adopt, reject, confirm), the subset
+the gain is judged on, the pair column, and unreadable inputs."""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+SOURCE = sys.argv[1]
+SCRIPT = os.path.join(SOURCE, "scripts", "ab_compare.py")
+REPORT = os.path.join(SOURCE, "results", "h200", "wave2", "seed-table-run1.json")
+tmp = tempfile.mkdtemp()
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what)
+        sys.exit(1)
+
+
+def run(*args):
+    p = subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+with open(REPORT) as f:
+    base = json.load(f)
+ids = [c["id"] for c in base["cases"]]
+
+
+def scaled(name, factor_of, pair_factor=1.0):
+    """A copy of the base report whose fused median of case i is scaled by factor_of(i)."""
+    r = json.loads(json.dumps(base))
+    for i, case in enumerate(r["cases"]):
+        for v in case["variants"]:
+            if v["variant"] == "fused":
+                v["median_us"] *= factor_of(i)
+            if v["variant"] == "pair":
+                v["median_us"] *= pair_factor
+    path = os.path.join(tmp, name + ".json")
+    with open(path, "w") as f:
+        json.dump(r, f)
+    return path
+
+
+rng = random.Random()
+gain = rng.uniform(0.93, 0.97)  # a fresh gain each run: 3-7 % faster everywhere
+faster = scaled("faster", lambda i: gain)
+code, out, err = run("--base", REPORT, "--exp", faster, "--min-gain", "3")
+check(code == 0 and "verdict: adopt" in out, f"uniform gain adopts: {code} {out[-300:]} {err}")
+check(f"{100 * (gain - 1):+.1f}%" in out, "the per-case change is printed")
+
+# The base run twice: drift between the two printed, and the base is their geometric mean.
+again = scaled("again", lambda i: 1.01)
+code, out, err = run("--base", REPORT, "--base", again, "--exp", faster, "--min-gain", "3")
+check("+1.0 %" in out, f"base drift column: {out[:400]}")
+
+worse = rng.randrange(len(ids))
+one_slow = scaled("one-slow", lambda i: 1.05 if i == worse else gain)
+code, out, err = run("--base", REPORT, "--exp", one_slow)
+check(code == 1 and "verdict: reject" in out and "SLOWER" in out, f"a 5 % loss rejects: {out[-300:]}")
+check(ids[worse] in out.split("worst case ")[1], "the worst case is named")
+
+borderline = scaled("borderline", lambda i: 1.03 if i == worse else gain)
+code, out, err = run("--base", REPORT, "--exp", borderline)
+check(code == 3 and "confirm 1 case" in out, f"a 3 % loss asks for confirmation: {out[-300:]}")
+
+flat = scaled("flat", lambda i: 1.0)
+code, out, err = run("--base", REPORT, "--exp", flat)
+check(code == 1 and "too little gain" in out, f"no gain rejects: {out[-200:]}")
+
+# Judged on a subset: half the cases 10 % faster, the rest unchanged.
+half = set(rng.sample(range(len(ids)), len(ids) // 2))
+mixed = scaled("mixed", lambda i: 0.9 if i in half else 1.0, pair_factor=1.02)
+subset = os.path.join(tmp, "subset.txt")
+with open(subset, "w") as f:
+    f.write("# cases whose launch changed\n" + "".join(ids[i] + "\n" for i in sorted(half)))
+code, out, err = run("--base", REPORT, "--exp", mixed, "--subset", subset, "--min-gain", "6")
+check(code == 0 and f"subset: {len(half)} cases judged" in out, f"subset adopts: {out[-300:]}")
+check("(not judged)" in out and "+2.0" in out, "unjudged cases marked, pair change shown")
+code, out, err = run("--base", REPORT, "--exp", mixed, "--min-gain", "6")
+check(code == 1, "the same report judged on every case has too little gain")
+
+# Inputs that are not reports: one line on stderr, exit 2.
+junk = os.path.join(tmp, "junk.json")
+with open(junk, "w") as f:
+    f.write("{not json")
+for args, what in (((junk,), "not JSON"), ((os.path.join(tmp, "none.json"),), "No such file")):
+    code, out, err = run("--base", REPORT, "--exp", *args)
+    check(code == 2 and what in err and len(err.strip().splitlines()) == 1, f"{what}: {code} {err}")
+other = os.path.join(tmp, "other.json")
+with open(other, "w") as f:
+    json.dump({"tool": "something-else", "cases": []}, f)
+code, out, err = run("--base", other, "--exp", faster)
+check(code == 2 and "not a rope-kv-bench report" in err, f"foreign report: {err}")
+disjoint = json.loads(json.dumps(base))
+for c in disjoint["cases"]:
+    c["id"] += "|x"
+disjoint_path = os.path.join(tmp, "disjoint.json")
+with open(disjoint_path, "w") as f:
+    json.dump(disjoint, f)
+code, out, err = run("--base", REPORT, "--exp", disjoint_path)
+check(code == 2 and "no case in common" in err, f"disjoint reports: {err}")
+print("ab_compare: all checks passed")
