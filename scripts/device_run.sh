@@ -65,10 +65,15 @@ shim_source_dir() {
   [[ -n $src ]] || src=$(grep -aoE '/[[:alnum:]_./-]+/configs' "$bin/rkv_tests" | head -n1)
   src=${src%/configs}
   cli=$(grep -aoE '/[[:alnum:]_./-]+/rope-kv-bench' "$bin/rkv_tests" | grep -m1 "^$src/")
-  # Same path here (the checkout sits where it was built) but no build folder: link the CLI in.
+  # Same path here (the checkout sits where it was built) but no build folder: link the CLI and
+  # the Google Benchmark binary in (the error table runs both).
   if [[ -n $src && -e $src && -n $cli && ! -e $cli ]]; then
-    mkdir -p "$(dirname "$cli")" && ln -s "$(cd "$bin" && pwd)/rope-kv-bench" "$cli" &&
-      echo "(linked $cli -> $bin/rope-kv-bench)"
+    local tool
+    mkdir -p "$(dirname "$cli")" || return 0
+    for tool in rope-kv-bench rope-kv-gbench; do
+      [[ -e $bin/$tool ]] && ln -s "$(cd "$bin" && pwd)/$tool" "$(dirname "$cli")/$tool" &&
+        echo "(linked $(dirname "$cli")/$tool -> $bin/$tool)"
+    done
     return 0
   fi
   [[ -n $src && ! -e $src ]] || return 0

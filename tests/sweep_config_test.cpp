@@ -197,8 +197,9 @@ TEST(CommittedConfigs, SeedTableIsExactlyTheThirtyTwoCases) {
   const SweepConfig cfg = load_ok(config_path("seed-table.json"));
   EXPECT_EQ(cfg.name, "seed-table");
   EXPECT_EQ(cfg.timing.modes, std::vector<TimingMode>{TimingMode::graph});
-  // The headline intervals are built from the spread of the per-pass speedups.
-  EXPECT_EQ(cfg.timing.passes, 5);
+  // The headline intervals are built from the spread of the per-pass speedups; ten passes keep
+  // their median half-width at N >= 128 under 3 % (docs/methodology.md).
+  EXPECT_EQ(cfg.timing.passes, 10);
   std::vector<std::string> expected;
   for (const char* dtype : {"bf16", "fp16"})
     for (const char* cache : {"auto", "fp8_e4m3"})
