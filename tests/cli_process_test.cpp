@@ -1,14 +1,17 @@
 // The rope-kv-bench executable end to end, as a user or CI runs it: exit codes and the one-line
-// error contract of main(), the no-GPU behaviour of the main job, and report/compare on the
-// committed H200 reports.
+// error contract of main(), the no-GPU behaviour of the main job, report/compare on the
+// committed H200 reports, and (with a GPU) what bench --samples records.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "device/cuda_check.h"
 #include "temp_paths.h"
@@ -64,6 +67,32 @@ TEST(CliProcess, MainJobWithoutGpuSaysSoInOneLine) {
             0u)
       << r.err;
   EXPECT_EQ(r.out, "");
+}
+
+// bench --samples keeps where each pass's buffers lay: every buffer of both output slots and the
+// inputs, each at its own address (docs/report.md, cases[].buffer_addresses).
+TEST(CliProcess, GpuSamplesRecordEachPassBufferAddresses) {
+  if (const std::string why = cuda_device_problem(); !why.empty()) GTEST_SKIP() << why;
+  const std::string json = per_process_temp_dir() + "addresses.json";
+  const CliRun r = run_cli(
+      "bench --case 'bf16|fp8_e4m3|32x8x128|neox|nhd|N=1' --passes 2 "
+      "--samples --json '" +
+      json + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json report = nlohmann::json::parse(slurp(json));
+  const nlohmann::json& passes = report.at("cases").at(0).at("buffer_addresses");
+  ASSERT_EQ(passes.size(), 2u);
+  for (const nlohmann::json& pass : passes) {
+    std::set<std::string> seen;
+    for (const char* name : {"positions", "slot_mapping", "k_scale", "v_scale", "cos_sin", "qkv_a",
+                             "qkv_b", "k_cache_a", "k_cache_b", "v_cache_a", "v_cache_b"}) {
+      ASSERT_TRUE(pass.contains(name)) << name << " in " << pass.dump();
+      const std::string address = pass.at(name).get<std::string>();
+      EXPECT_EQ(address.rfind("0x", 0), 0u) << address;
+      EXPECT_NE(address, "0x0") << name;
+      EXPECT_TRUE(seen.insert(address).second) << name << " shares " << address;
+    }
+  }
 }
 
 TEST(CliProcess, BadFlagValueIsOneLineAndExitFour) {

@@ -41,6 +41,10 @@ inline std::vector<NamedReport> report_samples() {
         timed_case(DType::bf16, CacheDType::auto_, 8, 1, "graph", 4.0, 2.0 + 0.01 * i),
         timed_case(DType::bf16, CacheDType::fp8_e4m3, 8, 2048, "graph", 20.2, fused_b[i], 0.01),
         timed_case(DType::fp16, CacheDType::auto_, 8, 128, "cold", 8.0, 5.0)};
+    if (i == 1)  // a run made with --samples: per-pass buffer addresses (docs/report.md)
+      r.cases[0].buffer_addresses = {
+          {{"positions", 0x7f3a00000000ull}, {"qkv_a", 0x7f3a00200000ull}},
+          {{"positions", 0x7f3a00600000ull}, {"qkv_a", 0x7f3a00800000ull}}};
     if (i == 3) {
       CaseResult& c = r.cases[2];
       c.validation = Disposition::incorrect;

@@ -1,6 +1,7 @@
 // The report keys the timing layer added after schema 1 was fixed: timing.order,
-// speedup.interval_method, variants[].output_slots and raw_us, device.launch_floor_runs_us. All
-// optional: they round-trip, and reports without them read with the old meaning.
+// speedup.interval_method, variants[].output_slots and raw_us, cases[].buffer_addresses,
+// device.launch_floor_runs_us. All optional: they round-trip, and reports without them read with
+// the old meaning.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,9 @@ Report with_sampling_keys() {
   c.variants[0].output_slots = {"a", "b", "a"};
   c.variants[0].raw_us = {{2.41, 2.39}, {2.40}, {2.44, 2.38, 2.40}};
   c.speedup->interval_method = "pass_spread";
+  // Addresses past 2^53 and with high bits set: a JSON number would round them.
+  c.buffer_addresses = {{{"k_cache_a", 0x7f3a00200000ull}, {"qkv_a", 0xfedcba9876543210ull}},
+                        {{"k_cache_a", 0x7f3a00400000ull}, {"qkv_a", 0x1ull}}};
   r.cases = {c};
   return r;
 }
@@ -42,6 +46,10 @@ TEST(ReportSamplingKeys, RoundTrip) {
   EXPECT_EQ((*raw)[2], (std::vector<double>{2.44, 2.38, 2.40}));
   EXPECT_EQ(c.raw_samples_us(Variant::pair), nullptr);  // not kept for that variant
   EXPECT_EQ(c.raw_samples_us(Variant::rope), nullptr);  // not timed at all
+  ASSERT_EQ(c.buffer_addresses.size(), 2u);
+  EXPECT_EQ(c.buffer_addresses[0][1],
+            (std::pair<std::string, std::uint64_t>{"qkv_a", 0xfedcba9876543210ull}));
+  EXPECT_EQ(j.at("cases")[0].at("buffer_addresses")[1].at("k_cache_a"), "0x7f3a00400000");
 }
 
 TEST(ReportSamplingKeys, AbsentKeysReadWithTheirOldMeaning) {
@@ -51,6 +59,7 @@ TEST(ReportSamplingKeys, AbsentKeysReadWithTheirOldMeaning) {
   j["cases"][0]["speedup"].erase("interval_method");
   j["cases"][0]["variants"][0].erase("output_slots");
   j["cases"][0]["variants"][0].erase("raw_us");
+  j["cases"][0].erase("buffer_addresses");
   const Report back = j.get<Report>();
   EXPECT_EQ(back.timing.order, SampleOrder::fixed);
   EXPECT_TRUE(back.device.launch_floor_runs_us.empty());
@@ -59,6 +68,8 @@ TEST(ReportSamplingKeys, AbsentKeysReadWithTheirOldMeaning) {
   EXPECT_EQ(back.cases[0].raw_samples_us(Variant::fused), nullptr);
   // Nothing written for them either when empty.
   EXPECT_FALSE(json(back).at("cases")[0].at("variants")[0].contains("raw_us"));
+  EXPECT_TRUE(back.cases[0].buffer_addresses.empty());
+  EXPECT_FALSE(json(back).at("cases")[0].contains("buffer_addresses"));
 }
 
 TEST(ReportSamplingKeys, BadValuesNameTheirKeyPath) {
@@ -81,6 +92,16 @@ TEST(ReportSamplingKeys, BadValuesNameTheirKeyPath) {
             }).find("output_slots[2]"),
             std::string::npos);
   EXPECT_NE(message([](json& j) { j["timing"]["order"] = "shuffled"; }).find("order"),
+            std::string::npos);
+  for (const char* bad : {"7f3a00200000", "0x", "0X7F", "0x7F3A", "0x-1", "0x10000000000000000"})
+    EXPECT_NE(message([bad](json& j) {
+                j["cases"][0]["buffer_addresses"][1]["qkv_a"] = bad;
+              }).find("buffer_addresses[1].qkv_a"),
+              std::string::npos)
+        << bad;
+  EXPECT_NE(message([](json& j) {
+              j["cases"][0]["buffer_addresses"][0] = json::array();
+            }).find("buffer_addresses[0]"),
             std::string::npos);
 }
 

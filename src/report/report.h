@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -30,6 +31,11 @@ namespace rkv {
 inline constexpr int kReportSchemaVersion = 2;  // docs/report.md lists what each version added
 inline constexpr int kOldestReadableSchemaVersion = 1;
 
+// Where one pass's device buffers lay: (buffer name, device address) in name order, e.g.
+// ("qkv_a", 0x7f3a00000000). Timings that change with placement (a slot that is slower than the
+// other in every pass) can only be explained with these.
+using BufferAddresses = std::vector<std::pair<std::string, std::uint64_t>>;
+
 // One case in one timing mode (a `validate` report has one entry per case with mode "").
 struct CaseResult {
   std::string id;  // CaseSpec::id()
@@ -40,12 +46,13 @@ struct CaseResult {
   std::string first_mismatch;  // coordinates, e.g. "key_cache block 3 offset 5 head 2 dim 17"
   std::string detail;          // why failed / not_supported / skipped, one line
   std::vector<VariantResult> variants;
-  std::optional<SpeedupEstimate> speedup;  // pair / fused; absent when either was not timed
-  std::int64_t min_bytes = 0;              // the least the operation must move
-  double floor_us = 0;                     // min_bytes / measured copy bandwidth
-  double fused_gbps = 0;                   // min_bytes / fused median
-  double fused_pct_of_bandwidth = 0;       // fused_gbps / copy_bandwidth_gbps * 100
-  std::string repro;                       // one command line that reruns this case
+  std::optional<SpeedupEstimate> speedup;         // pair / fused; absent when either was not timed
+  std::int64_t min_bytes = 0;                     // the least the operation must move
+  double floor_us = 0;                            // min_bytes / measured copy bandwidth
+  double fused_gbps = 0;                          // min_bytes / fused median
+  double fused_pct_of_bandwidth = 0;              // fused_gbps / copy_bandwidth_gbps * 100
+  std::string repro;                              // one command line that reruns this case
+  std::vector<BufferAddresses> buffer_addresses;  // [pass]; bench --samples only
 
   const VariantResult* find_variant(Variant v) const;  // nullptr when it was not timed
   // The raw samples of `variant`, [pass][sample] in microseconds per launch (VariantResult::

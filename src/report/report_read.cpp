@@ -193,6 +193,19 @@ CaseResult read_case(const JsonField& j) {
   c.fused_gbps = j.at("fused_gbps").as_number_or_nan();
   c.fused_pct_of_bandwidth = j.at("fused_pct_of_bandwidth").as_number_or_nan();
   c.repro = j.at("repro").as_string();
+  // Optional (bench --samples): each pass's buffer addresses, as "0x" and lower-case hex digits.
+  if (auto passes = j.find("buffer_addresses"))
+    for (const JsonField& pass : passes->elements()) {
+      BufferAddresses of_pass;
+      for (const JsonField& buffer : pass.members()) {  // "expected an object" otherwise
+        const std::string text = buffer.as_string();
+        const bool hex = text.size() > 2 && text.size() <= 18 && text.compare(0, 2, "0x") == 0 &&
+                         text.find_first_not_of("0123456789abcdef", 2) == std::string::npos;
+        if (!hex) buffer.fail("expected an address like \"0x7f3a00000000\", got " + quote(text));
+        of_pass.emplace_back(buffer.key(), std::stoull(text.substr(2), nullptr, 16));
+      }
+      c.buffer_addresses.push_back(std::move(of_pass));
+    }
   check_case(j, c);
   return c;
 }

@@ -2,6 +2,8 @@
 // the report written whole or not at all.
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.h"
@@ -106,6 +108,16 @@ void to_json(json& j, const CaseResult& c) {
            {"fused_gbps", c.fused_gbps},
            {"fused_pct_of_bandwidth", c.fused_pct_of_bandwidth},
            {"repro", c.repro}};
+  if (!c.buffer_addresses.empty()) {
+    json passes = json::array();
+    for (const BufferAddresses& pass : c.buffer_addresses) {
+      json of_pass = json::object();
+      for (const auto& [name, address] : pass)
+        of_pass[name] = fmt::format("0x{:x}", address);  // hex text: addresses exceed 2^53
+      passes.push_back(std::move(of_pass));
+    }
+    j["buffer_addresses"] = std::move(passes);
+  }
 }
 
 void to_json(json& j, const Report& r) {

@@ -1,5 +1,6 @@
 // One case of a bench sweep across its passes: what pass 0 decided (validation, bytes), which
-// output slot each variant used in each pass, and every pass's raw samples per timing mode. The
+// output slot each variant used in each pass, where its buffers lay, and every pass's raw samples
+// per timing mode. The
 // pass loop (bench_passes.h) fills it; report assembly (bench_report.h) reads it.
 #pragma once
 
@@ -15,6 +16,7 @@ struct BenchCase {
   CaseResult base;
   bool timed = false;  // validated (or not asked to be) and timed without an error so far
   std::vector<SlotAssignment> slots;                              // [pass]
+  std::vector<BufferAddresses> addresses;                         // [pass], name order
   std::vector<std::vector<std::vector<VariantSamples>>> samples;  // [mode][pass][variant]
 };
 

@@ -1,6 +1,9 @@
 #include "run/bench_passes.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -23,6 +26,29 @@ std::string progress_text(const CaseResult& r) {
   const double us = fused != nullptr ? fused->us.median : 0;
   if (!r.speedup) return fmt::format(" {}: fused adds {:.2f} us", r.mode, us);
   return fmt::format(" {}: {:.2f}x ({:.2f} us)", r.mode, r.speedup->median, us);
+}
+
+// Every buffer of `dc` by name, in name order (the report's key order).
+BufferAddresses addresses_of(const DeviceCase& dc) {
+  BufferAddresses out;
+  auto add = [&out](std::string name, const DeviceBuffer& b) {
+    if (b.get() != nullptr)
+      out.emplace_back(std::move(name), reinterpret_cast<std::uintptr_t>(b.get()));
+  };
+  add("positions", dc.positions);
+  add("slot_mapping", dc.slots);
+  add("k_scale", dc.k_scale);
+  add("v_scale", dc.v_scale);
+  add("cos_sin", dc.cos_sin);
+  add("pristine_qkv", dc.pristine_qkv);  // the producer modes' source of fresh inputs
+  for (const auto& [suffix, slot] : {std::pair{"_a", &dc.slot_a}, std::pair{"_b", &dc.slot_b}}) {
+    add(std::string("qkv") + suffix, slot->qkv);
+    add(std::string("query_out") + suffix, slot->query_out);
+    add(std::string("k_cache") + suffix, slot->k_cache);
+    add(std::string("v_cache") + suffix, slot->v_cache);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace
@@ -69,6 +95,7 @@ std::vector<BenchCase> run_bench_passes(const RunRequest& inv, Timer& timer,
         c.slots.push_back(slots);
         if (c.timed && std::any_of(modes.begin(), modes.end(), is_producer_mode))
           dc.make_pristine_qkv();
+        c.addresses.push_back(addresses_of(dc));
         for (std::size_t m = 0; m < modes.size() && c.timed; ++m) {
           c.samples[m].push_back(timer.sample(modes[m], case_variants(dc, slots, modes[m])));
           line += progress_text(case_row(c, m, modes[m], device, false));

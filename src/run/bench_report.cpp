@@ -30,6 +30,7 @@ CaseResult case_row(const BenchCase& c, std::size_t mode_index, TimingMode mode,
   r.mode = to_string(mode);
   if (!c.timed || mode_index >= c.samples.size() || c.samples[mode_index].empty()) return r;
   const auto& passes = c.samples[mode_index];
+  if (keep_samples) r.buffer_addresses = c.addresses;
   for (std::size_t v = 0; v < passes.front().size(); ++v) {
     std::vector<VariantSamples> of_variant;
     for (const auto& pass : passes)
