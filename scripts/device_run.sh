@@ -28,6 +28,9 @@
 #   pdl       pdl.json (configs/pdl.json: producer and producer_pdl modes), pdl-table.md
 #   cold-floor  cold-floor.txt (scripts/cold_floor_probe.sh: event pair, net cold floor, ncu's
 #             empty kernel), cold-floor.tar.gz
+#   fp8-probe  fp8-probe.txt (scripts/placement_table.py: per pass, each variant's time and the
+#             buffers it wrote), fp8-probe.tar.gz (reports, made with --samples: the fp8 decode
+#             cases alone, then the seed table; results/NOTES.md, "fp8 decode slow modes")
 #   never-slower  never-slower-shard-K-of-N.json and .log (NS_SHARD=K, NS_SHARDS=N; 1 of 8 by
 #             default: about 60-80 s a shard on an H200)
 # Always: steps.txt (step, exit code, wall seconds, one line per step as it ends) and log.txt.
@@ -39,7 +42,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
 if (($# == 0)) || [[ -z ${OUT:-} ]]; then
-  sed -n '2,37s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,41s/^# \{0,1\}//p' "$0" >&2
   exit 4
 fi
 bin=${BIN:-dist}
@@ -228,6 +231,20 @@ step_cold-floor() {
   return $rc
 }
 # Never-slower, one shard per step run: NS_SHARD=K NS_SHARDS=N (default 1 of 8).
+step_fp8-probe() {
+  local rc=0 d=$scratch/fp8-probe r
+  mkdir -p "$d"
+  bench bench --dtype bf16,fp16 --cache-dtype fp8_e4m3 --heads 32x32x128,32x8x128 --tokens 1,128 \
+    --passes 6 --samples --json "$d/alone.json" >"$d/alone.txt" 2>&1 || rc=1
+  bench bench --config configs/seed-table.json --samples --json "$d/seed.json" >"$d/seed.txt" 2>&1 ||
+    rc=1
+  for r in alone seed; do
+    echo "== $r"
+    python3 scripts/placement_table.py "$d/$r.json" --filter fp8_e4m3 || rc=1
+  done >"$OUT/fp8-probe.txt"
+  tar -C "$scratch" -czf "$OUT/fp8-probe.tar.gz" fp8-probe
+  return $rc
+}
 step_never-slower() {
   STEP_TIMEOUT=$limit bash scripts/never_slower_device.sh "$OUT" "$bin" "${NS_SHARD:-1}" \
     "${NS_SHARDS:-8}"
@@ -235,7 +252,7 @@ step_never-slower() {
 
 for s in "$@"; do
   if ! declare -F "step_$s" >/dev/null; then
-    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize edge sanitize-edge ncu gbench decode prefill ab ncu-table dumps noise floor pdl cold-floor never-slower)" | tee -a "$log"
+    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize edge sanitize-edge ncu gbench decode prefill ab ncu-table dumps noise floor pdl cold-floor fp8-probe never-slower)" | tee -a "$log"
     echo "$s 4 0" >>"$OUT/steps.txt"
     continue
   fi
