@@ -21,15 +21,18 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 std::atomic<bool> g_context_lost{false};
-extern "C" void on_sigint(int) {
+extern "C" void on_interrupt(int) {
   g_interrupted.store(true);
 }
 
 }  // namespace
 
-SigintGuard::SigintGuard() : previous_(std::signal(SIGINT, on_sigint)) {}
-SigintGuard::~SigintGuard() {
-  std::signal(SIGINT, previous_);
+InterruptGuard::InterruptGuard()
+    : previous_int_(std::signal(SIGINT, on_interrupt)),
+      previous_term_(std::signal(SIGTERM, on_interrupt)) {}
+InterruptGuard::~InterruptGuard() {
+  std::signal(SIGINT, previous_int_);
+  std::signal(SIGTERM, previous_term_);
 }
 bool interrupted() {
   return g_interrupted.load();

@@ -13,17 +13,19 @@
 
 namespace rkv {
 
-// Ctrl-C ends a sweep after the case in flight; what was measured is written, marked incomplete.
-// While a guard lives, SIGINT sets the flag that interrupted() reads.
-class SigintGuard {
+// Ctrl-C (SIGINT) or SIGTERM (`timeout`, a CI job's time limit or cancellation) ends a sweep
+// after the case in flight; what was measured is written, marked incomplete. While a guard
+// lives, either signal sets the flag that interrupted() reads.
+class InterruptGuard {
  public:
-  SigintGuard();
-  ~SigintGuard();
-  SigintGuard(const SigintGuard&) = delete;
-  SigintGuard& operator=(const SigintGuard&) = delete;
+  InterruptGuard();
+  ~InterruptGuard();
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
 
  private:
-  void (*previous_)(int);
+  void (*previous_int_)(int);
+  void (*previous_term_)(int);
 };
 bool interrupted();
 // Set when a sticky CUDA error (device/cuda_failure.h) poisoned the context: the sweep stops and

@@ -45,7 +45,7 @@ int run_validate(const RunRequest& inv) {
       fmt::print(stderr, "rope-kv-bench: error: --dump {}: {}\n", inv.dump_dir, why);
       return kExitUsage;
     }
-  SigintGuard sigint;
+  InterruptGuard interrupt;
   Report report = report_header(inv, "validate");
   report.device = query_device_info();
   report.run.mem_clock_mhz = report.device.mem_clock_mhz;
@@ -103,7 +103,7 @@ int run_validate(const RunRequest& inv) {
 
 int run_bench(const RunRequest& inv) {
   if (const int e = no_gpu_exit()) return e;
-  SigintGuard sigint;
+  InterruptGuard interrupt;
   const auto t0 = std::chrono::steady_clock::now();
   Report report = report_header(inv, "bench");
   report.device = query_device_info();
