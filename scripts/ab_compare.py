@@ -16,34 +16,17 @@ Exit 0: adopt; 1: reject; 3: adopt only if the listed cases pass the confirmatio
 2 (one line on stderr): a report or the subset file cannot be read, or no case is common to all.
 """
 import argparse
-import json
 import math
 import sys
 
-
-def fail_input(path, why):
-    print(f"ab_compare: {path}: {why}", file=sys.stderr)
-    sys.exit(2)
+from report_json import fail_input, load_report
 
 
 def load_medians(path, variant):
     """{(id, mode): (variant median us, pair median us or None)} of one report."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            report = json.load(f)
-    except OSError as e:
-        fail_input(path, e.strerror or str(e))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        fail_input(path, f"not JSON ({e})")
-    if not isinstance(report, dict) or report.get("tool") != "rope-kv-bench":
-        fail_input(path, "not a rope-kv-bench report")
-    cases = report.get("cases")
-    if not isinstance(cases, list):
-        fail_input(path, "no cases array")
+    cases = load_report("ab_compare", path)["cases"]
     medians = {}
     for case in cases:
-        if not isinstance(case, dict):
-            fail_input(path, "a case is not an object")
         by_name = {v.get("variant"): v.get("median_us") for v in case.get("variants") or []
                    if isinstance(v, dict)}
         value = by_name.get(variant)
@@ -60,7 +43,7 @@ def load_subset(path):
         with open(path, encoding="utf-8") as f:
             return {line.strip() for line in f if line.strip() and not line.startswith("#")}
     except OSError as e:
-        fail_input(path, e.strerror or str(e))
+        fail_input("ab_compare", path, e.strerror or str(e))
 
 
 def pct(new, old):
@@ -87,7 +70,7 @@ def main():
     exp = load_medians(args.exp, args.variant)
     keys = [k for k in exp if all(k in b for b in bases)]
     if not keys:
-        fail_input(args.exp, "no case in common with the base report(s)")
+        fail_input("ab_compare", args.exp, "no case in common with the base report(s)")
     subset = load_subset(args.subset) if args.subset else None
 
     print(f"{'case':52s} {'mode':5s} {'base us':>9s} {'exp us':>9s} {'change':>7s} "

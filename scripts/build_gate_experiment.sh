@@ -9,33 +9,5 @@
 #   scripts/build_gate_experiment.sh [DIST]   (default dist)
 set -euo pipefail
 repo=$(git rev-parse --show-toplevel)
-rev=$(git -C "$repo" rev-parse HEAD)  # pinned: all three builds are of one revision
-dist=${1:-$repo/dist}
-patch=$repo/results/h200/gate/slowdown.patch
-export PATH=/usr/local/cuda/bin:$PATH
-scratch=$(mktemp -d)
-trees=()
-cleanup() {
-  for t in "${trees[@]}"; do
-    git -C "$repo" worktree remove --force "$t" >/dev/null 2>&1 || true
-  done
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
-
-build() {  # build NAME [PATCH]
-  local name=$1 tree=$scratch/$1
-  git -C "$repo" worktree add --detach "$tree" "$rev" >/dev/null
-  trees+=("$tree")
-  if [[ $# -ge 2 ]]; then git -C "$tree" apply "$2"; fi
-  # The test build's flags (warnings as errors), so a compiler cache can reuse its objects.
-  cmake -S "$tree" -B "$tree/build" -G Ninja -DRKV_WERROR=ON -DRKV_BUILD_TESTS=OFF >/dev/null
-  cmake --build "$tree/build" -j2 --target rope-kv-bench >/dev/null
-  mkdir -p "$dist/gate-$name"
-  cp "$tree/build/rope-kv-bench" "$dist/gate-$name/rope-kv-bench"
-  echo "dist/gate-$name/rope-kv-bench: $("$dist/gate-$name/rope-kv-bench" --help >/dev/null && git -C "$tree" describe --always --dirty)"
-}
-
-build base
-build slow "$patch"
-build same
+exec bash "$repo/scripts/build_kernel_experiments.sh" --dist "${1:-$repo/dist}" --prefix gate- \
+  base=HEAD slow="$repo/results/h200/gate/slowdown.patch" same=HEAD

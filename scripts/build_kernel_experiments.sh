@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds the experiment binaries of a kernel A/B (scripts/device_run.sh ab), here, from the
 # committed HEAD (read once), each in a temporary git worktree (the working tree is not touched):
-#   DIST/exp-NAME/rope-kv-bench   HEAD with PATCH applied, or configured with -DVAR=VALUE
+#   DIST/PREFIXNAME/rope-kv-bench   HEAD with PATCH applied, configured with -DVAR=VALUE, or as
+#                                   it is (NAME=HEAD: an unmodified rebuild); PREFIX is exp-
 # The base of the A/B is DIST/rope-kv-bench itself (the normal build of HEAD). The binaries link
 # the CUDA runtime statically, so the folder can be carried to a GPU box (packed with tar -cJf:
 # a device call takes at most 64 MiB of tree).
-#   scripts/build_kernel_experiments.sh [--dist DIR] NAME=PATCH|NAME=-DVAR=VALUE ...
+#   scripts/build_kernel_experiments.sh [--dist DIR] [--prefix P] NAME=PATCH|-DVAR=VALUE|HEAD ...
 #   e.g. scripts/build_kernel_experiments.sh \
 #          wide=results/h200/experiments/patches/wide-copies-copy-heavy.patch lb10=-DRKV_FUSED_MIN_CTAS=10
 # Before an A/B, check that the kernels the experiment should leave alone are SASS-identical
@@ -13,22 +14,22 @@
 # argument, a patch that is missing or does not apply; 1 when a build fails.
 set -euo pipefail
 usage() {
-  sed -n '2,14s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,15s/^# \{0,1\}//p' "$0" >&2
   exit 4
 }
 repo=$(git rev-parse --show-toplevel)
-dist=$repo/dist
-if [[ ${1:-} == --dist ]]; then
+dist=$repo/dist prefix=exp-
+while [[ ${1:-} == --dist || ${1:-} == --prefix ]]; do
   [[ $# -ge 2 ]] || usage
-  dist=$2
+  if [[ $1 == --dist ]]; then dist=$2; else prefix=$2; fi
   shift 2
-fi
+done
 (($# > 0)) || usage
 for spec in "$@"; do  # every argument checked before anything is built
   name=${spec%%=*} what=${spec#*=}
   [[ $spec == *=* && $name =~ ^[A-Za-z0-9_.-]+$ && -n $what ]] ||
-    { echo "build_kernel_experiments: '$spec' is not NAME=PATCH or NAME=-DVAR=VALUE" >&2; exit 4; }
-  if [[ $what != -D* ]]; then
+    { echo "build_kernel_experiments: '$spec' is not NAME=PATCH, NAME=-DVAR=VALUE or NAME=HEAD" >&2; exit 4; }
+  if [[ $what != -D* && $what != HEAD ]]; then
     [[ -f $what ]] || { echo "build_kernel_experiments: $name: no patch file '$what'" >&2; exit 4; }
     git -C "$repo" apply --check "$(realpath "$what")" 2>/dev/null ||
       { echo "build_kernel_experiments: $name: '$what' does not apply to HEAD" >&2; exit 4; }
@@ -51,7 +52,11 @@ for spec in "$@"; do
   git -C "$repo" worktree add --detach "$tree" "$rev" >/dev/null 2>&1
   trees+=("$tree")
   defines=()
-  if [[ $what == -D* ]]; then defines=("$what"); else git -C "$tree" apply "$(realpath "$what")"; fi
+  if [[ $what == -D* ]]; then
+    defines=("$what")
+  elif [[ $what != HEAD ]]; then
+    git -C "$tree" apply "$(realpath "$what")"
+  fi
   # The test build's flags (warnings as errors), without tests or the Python module: only the CLI.
   if ! { cmake -S "$tree" -B "$tree/build" -G Ninja -DRKV_WERROR=ON -DRKV_BUILD_TESTS=OFF \
     -DRKV_BUILD_PYTHON=OFF "${defines[@]}" >"$scratch/$name.log" 2>&1 &&
@@ -60,7 +65,8 @@ for spec in "$@"; do
     tail -n 15 "$scratch/$name.log" >&2
     exit 1
   fi
-  mkdir -p "$dist/exp-$name"
-  cp "$tree/build/rope-kv-bench" "$dist/exp-$name/rope-kv-bench"
-  echo "$dist/exp-$name/rope-kv-bench: $rev + $what"
+  mkdir -p "$dist/$prefix$name"
+  cp "$tree/build/rope-kv-bench" "$dist/$prefix$name/rope-kv-bench"
+  if [[ $what == HEAD ]]; then what="(unmodified)"; else what="+ $what"; fi
+  echo "$dist/$prefix$name/rope-kv-bench: $rev $what"
 done

@@ -8,31 +8,17 @@ speedup, or whose validation did not pass, with its id, mode and lo / median / h
 "K of M cases have lo >= 1.0" (K counts the rows that also passed validation). Exit 0 when every row passes, 1 when any does not, 2 (one line on
 stderr) when a report cannot be read or is not a rope-kv-bench report.
 """
-import json
 import sys
 
-
-def fail_input(path, why):
-    print(f"check_never_slower: {path}: {why}", file=sys.stderr)
-    sys.exit(2)
+from report_json import fail_input, load_report
 
 
 def load_rows(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            report = json.load(f)
-    except OSError as e:
-        fail_input(path, e.strerror or str(e))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        fail_input(path, f"not JSON ({e})")
-    if not isinstance(report, dict) or report.get("tool") != "rope-kv-bench":
-        fail_input(path, "not a rope-kv-bench report")
-    cases = report.get("cases")
-    if not isinstance(cases, list):
-        fail_input(path, "no cases array")
+    report = load_report("check_never_slower", path)
+    cases = report["cases"]
     for c in cases:
-        if not isinstance(c, dict) or "id" not in c or "validation" not in c:
-            fail_input(path, "a case without id or validation")
+        if "id" not in c or "validation" not in c:
+            fail_input("check_never_slower", path, "a case without id or validation")
     return cases, report.get("complete", True)
 
 

@@ -14,31 +14,16 @@ Exit 0; 2 (one line on stderr) when the report cannot be read, is not a rope-kv-
 was made without --samples (no buffer addresses).
 """
 import argparse
-import json
 import statistics
 import sys
 
-
-def fail_input(path, why):
-    print(f"placement_table: {path}: {why}", file=sys.stderr)
-    sys.exit(2)
+from report_json import fail_input, load_report
 
 
 def load(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            report = json.load(f)
-    except OSError as e:
-        fail_input(path, e.strerror or str(e))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        fail_input(path, f"not JSON ({e})")
-    if not isinstance(report, dict) or report.get("tool") != "rope-kv-bench":
-        fail_input(path, "not a rope-kv-bench report")
-    cases = report.get("cases")
-    if not isinstance(cases, list):
-        fail_input(path, "no cases array")
-    if not any(isinstance(c, dict) and c.get("buffer_addresses") for c in cases):
-        fail_input(path, "no buffer addresses (made without bench --samples?)")
+    cases = load_report("placement_table", path)["cases"]
+    if not any(c.get("buffer_addresses") for c in cases):
+        fail_input("placement_table", path, "no buffer addresses (made without bench --samples?)")
     return cases
 
 

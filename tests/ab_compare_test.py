@@ -5,9 +5,10 @@ the gain is judged on, the pair column, and unreadable inputs."""
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
+
+from script_checks import check, run_script
 
 SOURCE = sys.argv[1]
 SCRIPT = os.path.join(SOURCE, "scripts", "ab_compare.py")
@@ -15,15 +16,8 @@ REPORT = os.path.join(SOURCE, "results", "h200", "wave2", "seed-table-run1.json"
 tmp = tempfile.mkdtemp()
 
 
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what)
-        sys.exit(1)
-
-
 def run(*args):
-    p = subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+    return run_script(SCRIPT, *args)
 
 
 with open(REPORT) as f:

@@ -7,21 +7,16 @@ import subprocess
 import sys
 import tempfile
 
+from script_checks import check, run_script
+
 SOURCE = sys.argv[1]
 CLI = sys.argv[2] if len(sys.argv) > 2 else None  # rope-kv-bench, for the merge round trip
 SCRIPT = os.path.join(SOURCE, "scripts", "check_never_slower.py")
 REPORT = os.path.join(SOURCE, "results", "h200", "wave2", "seed-table-run1.json")
 
 
-def run(*paths):
-    p = subprocess.run([sys.executable, SCRIPT, *paths], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what)
-        sys.exit(1)
+def run(*args):
+    return run_script(SCRIPT, *args)
 
 
 with open(REPORT) as f:

@@ -5,9 +5,10 @@ pair's fp8 slow slot in that run, and the refusals (no addresses, not a report, 
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
+
+from script_checks import check, run_script
 
 SOURCE = sys.argv[1]
 SCRIPT = os.path.join(SOURCE, "scripts", "placement_table.py")
@@ -16,15 +17,8 @@ CASE = "bf16|fp8_e4m3|32x32x128|neox|nhd|N=1"
 tmp = tempfile.mkdtemp()
 
 
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what)
-        sys.exit(1)
-
-
 def run(*args):
-    p = subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+    return run_script(SCRIPT, *args)
 
 
 with open(REPORT) as f:

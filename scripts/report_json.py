@@ -1,0 +1,29 @@
+"""Reading a rope-kv-bench report (docs/report.md) from the scripts beside this file, with the
+one-line refusal they all share: `PROG: PATH: why` on stderr and exit 2."""
+import json
+import sys
+
+
+def fail_input(prog, path, why):
+    print(f"{prog}: {path}: {why}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load_report(prog, path):
+    """The report as a dict with a `cases` list; refuses unreadable files, non-JSON and anything
+    that is not a rope-kv-bench report."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            report = json.load(f)
+    except OSError as e:
+        fail_input(prog, path, e.strerror or str(e))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        fail_input(prog, path, f"not JSON ({e})")
+    if not isinstance(report, dict) or report.get("tool") != "rope-kv-bench":
+        fail_input(prog, path, "not a rope-kv-bench report")
+    if not isinstance(report.get("cases"), list):
+        fail_input(prog, path, "no cases array")
+    for case in report["cases"]:
+        if not isinstance(case, dict):
+            fail_input(prog, path, "a case is not an object")
+    return report
