@@ -53,22 +53,27 @@ Coverage check_pair(const std::string& a_rel, const std::string& b_rel) {
   return out;
 }
 
-// Calls check(a, b, coverage) for every pair of three runs, after printing what the pair gave.
+// The three runs of a triple: PREFIX1.json, PREFIX2.json, PREFIX3.json.
+std::vector<std::string> triple(const std::string& prefix) {
+  return {prefix + "1.json", prefix + "2.json", prefix + "3.json"};
+}
+
+// Calls check(a, b, coverage) for every pair of the runs, after printing what the pair gave.
 template <typename Check>
-void for_each_pair(const char* const (&runs)[3], Check check) {
-  for (int i = 0; i < 3; ++i)
-    for (int j = i + 1; j < 3; ++j) {
+void for_each_pair(const std::vector<std::string>& runs, Check check) {
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    for (std::size_t j = i + 1; j < runs.size(); ++j) {
       const Coverage c = check_pair(runs[i], runs[j]);
       std::printf("%s / %s: %d of %d within each other's intervals, median half-width %.2f %%\n",
-                  runs[i], runs[j], c.mutual, c.cases, 100 * c.median_half_width);
+                  runs[i].c_str(), runs[j].c_str(), c.mutual, c.cases, 100 * c.median_half_width);
       check(runs[i], runs[j], c);
     }
 }
 
 // Every pair of three seed-table runs: all 32 cases matched, at least 31 of them with each
 // centre inside the other run's interval.
-void expect_every_pair_agrees(const char* const (&runs)[3]) {
-  for_each_pair(runs, [](const char* a, const char* b, const Coverage& c) {
+void expect_every_pair_agrees(const std::string& prefix) {
+  for_each_pair(triple(prefix), [](const std::string& a, const std::string& b, const Coverage& c) {
     EXPECT_EQ(c.cases, 32);
     EXPECT_GE(c.mutual, 31) << a << " / " << b;
   });
@@ -96,9 +101,7 @@ TEST(IntervalCoverage, SeedTableReRunsLieInEachOthersIntervals) {
 // arithmetic and that the estimate is enough on its own data; the out-of-sample check is the
 // three fresh runs that results/h200/README.md reports.
 TEST(IntervalCoverage, SeedTableRunsOnThreeMachines) {
-  const char* runs[] = {"wave2/seed-table-run1.json", "wave2/seed-table-run2.json",
-                        "wave2/seed-table-run3.json"};
-  expect_every_pair_agrees(runs);
+  expect_every_pair_agrees("wave2/seed-table-run");
 }
 
 // The out-of-sample check: three fresh seed-table runs made after the rule was fixed, each in
@@ -106,17 +109,13 @@ TEST(IntervalCoverage, SeedTableRunsOnThreeMachines) {
 // is printed, not bounded: at N >= 128 it sits at about 3 %, the N = 128 cases carrying the
 // 1 % machine term that the data asks for.
 TEST(IntervalCoverage, FreshSeedTableRunsAfterTheRuleWasFixed) {
-  const char* runs[] = {"wave3/seed-table-fresh1.json", "wave3/seed-table-fresh2.json",
-                        "wave3/seed-table-fresh3.json"};
-  expect_every_pair_agrees(runs);
+  expect_every_pair_agrees("wave3/seed-table-fresh");
 }
 
 // Session 5's experiment build (kernel v7e, not adopted; its branch was lost, the reports remain),
 // five passes, three fresh machines: another out-of-sample check of the same rule.
 TEST(IntervalCoverage, FreshRunsOfTheV7eExperimentBuild) {
-  const char* runs[] = {"wave4/seed-table-fresh1.json", "wave4/seed-table-fresh2.json",
-                        "wave4/seed-table-fresh3.json"};
-  expect_every_pair_agrees(runs);
+  expect_every_pair_agrees("wave4/seed-table-fresh");
 }
 
 // Ten passes (the seed table since wave 5), three fresh machines. Issue 9 asks for a median
@@ -126,11 +125,10 @@ TEST(IntervalCoverage, FreshRunsOfTheV7eExperimentBuild) {
 // (results/NOTES.md, "fp8 decode slow modes"). The test holds the rule to that account: no
 // bf16/fp16-cache case may miss.
 TEST(IntervalCoverage, TenPassRunsAreNarrowAndOnlyFp8CasesMiss) {
-  const char* runs[] = {"wave5/seed-table-fresh1.json", "wave5/seed-table-fresh2.json",
-                        "wave5/seed-table-fresh3.json"};
-  for (const char* run : runs)  // a run against itself: its own intervals' widths
+  const std::vector<std::string> runs = triple("wave5/seed-table-fresh");
+  for (const std::string& run : runs)  // a run against itself: its own intervals' widths
     EXPECT_LE(check_pair(run, run).median_half_width, 0.03) << run;
-  for_each_pair(runs, [](const char* a, const char* b, const Coverage& c) {
+  for_each_pair(runs, [](const std::string& a, const std::string& b, const Coverage& c) {
     EXPECT_EQ(c.cases, 32);
     for (const std::string& id : c.missed)
       EXPECT_NE(id.find("|fp8_e4m3|"), std::string::npos) << a << " / " << b << ": " << id;
