@@ -215,11 +215,14 @@ TEST_F(GpuProducerMode, BothModesGiveFiniteAddedAndPositiveProducerTimes) {
 TEST_F(GpuProducerMode, AVariantWithoutAProducerIsRefused) {
   Timer timer(quick_options(), query_device_info());
   DeviceCase dc(make_case(CacheDType::auto_, "32x8x128", RopeStyle::neox, "nhd", 1));
-  const std::vector<TimedVariant> plain = case_variants(dc, SlotAssignment::straight());
-  EXPECT_THROW(timer.sample(TimingMode::producer, plain), std::invalid_argument);
-  // And case_variants refuses a producer mode before the pristine copy exists.
+  // case_variants refuses every mode before the pristine copy exists (producers and refreshes
+  // copy from it).
   EXPECT_THROW(case_variants(dc, SlotAssignment::straight(), TimingMode::producer),
                std::logic_error);
+  EXPECT_THROW(case_variants(dc, SlotAssignment::straight()), std::logic_error);
+  dc.make_pristine_qkv();
+  const std::vector<TimedVariant> plain = case_variants(dc, SlotAssignment::straight());
+  EXPECT_THROW(timer.sample(TimingMode::producer, plain), std::invalid_argument);
 }
 
 }  // namespace

@@ -26,7 +26,9 @@
 #include "plan/workload.h"
 #include "report/build_info.h"
 #include "rope_kv.h"
+#include "run/case_variants.h"
 #include "text/quote.h"
+#include "timing/input_refresh.h"
 #include "unfused_pair.h"
 
 namespace rkv {
@@ -48,12 +50,17 @@ std::shared_ptr<DeviceCase> case_buffers(const CaseSpec& spec) {
   if (!resident || resident->plan.spec.id() != spec.id()) {
     resident.reset();  // free the previous case's buffers before allocating the next
     resident = std::make_shared<DeviceCase>(spec);
+    resident->make_pristine_qkv();  // the refresh's source (run_case)
   }
   return resident;
 }
 
+// The fused kernel writes slot a's outputs, the pair slot b's (one case, one assignment).
+OutputSlot slot_of(Variant variant) {
+  return variant == Variant::fused ? OutputSlot::a : OutputSlot::b;
+}
+
 cudaError_t launch_variant(Variant variant, const DeviceCase& dc, cudaStream_t s) {
-  // The fused kernel writes slot a's outputs, the pair slot b's (one case, one assignment).
   switch (variant) {
     case Variant::fused:
       return rope_kv_fused(dc.args(OutputSlot::a), s);
@@ -75,7 +82,11 @@ void run_case(benchmark::State& state, const CaseSpec& spec, Variant variant) {
         stream.get(), kGraphLaunches,
         [&](cudaStream_t s) { return launch_variant(variant, *dc, s); }, to_string(variant));
     EventPair events;
+    // In-place rotation drifts q/k over tens of thousands of launches (timing/input_refresh.h);
+    // each benchmark starts from pristine inputs and restores them outside the timed replays.
+    const std::shared_ptr<InputRefresh> refresh = input_refresh_of(*dc, slot_of(variant));
     while (state.KeepRunningBatch(kGraphLaunches)) {
+      refresh->before(kGraphLaunches, stream.get());
       events.start(stream.get());
       graph.replay(stream.get());
       events.stop(stream.get());

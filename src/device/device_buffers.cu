@@ -1,4 +1,5 @@
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -240,6 +241,14 @@ void DeviceCase::make_pristine_qkv() {
   pristine_qkv = DeviceBuffer(plan.qkv_bytes(), "pristine qkv", spec.misalign);
   fill_qkv_device(pristine_qkv.get(), spec, plan);
   cuda_check(cudaDeviceSynchronize(), "filling the pristine qkv");
+}
+
+cudaError_t DeviceCase::restore_qkv(OutputSlot s, cudaStream_t stream) const {
+  if (pristine_qkv.get() == nullptr)
+    throw std::logic_error("restoring a slot's q/k/v: the case has no pristine copy");
+  const DeviceBuffer& qkv = outputs(s).qkv;
+  return cudaMemcpyAsync(qkv.get(), pristine_qkv.get(), static_cast<std::size_t>(qkv.bytes()),
+                         cudaMemcpyDeviceToDevice, stream);
 }
 
 const char* to_string(OutputSlot s) {

@@ -4,6 +4,8 @@
 // passes, so the slots are named by place, never by the variant that happens to use them.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -60,8 +62,9 @@ struct DeviceCase {
   HostInputs host;
   DeviceBuffer positions, slots, k_scale, v_scale, cos_sin;
   OutputBuffers slot_a, slot_b;
-  // The q/k/v bytes both slots started with, kept apart for the producer modes' producer, which
-  // copies them into a slot before every launch (so in-place rotation never drifts the data).
+  // The q/k/v bytes both slots started with, kept apart: the producer modes' producer copies them
+  // into a slot before every launch, and the other modes restore a slot from them every so many
+  // launches (timing/input_refresh.h), so in-place rotation never drifts the data far.
   // Empty until make_pristine_qkv().
   DeviceBuffer pristine_qkv;
 
@@ -72,6 +75,10 @@ struct DeviceCase {
   // Fills pristine_qkv (same size and misalignment as a slot's qkv) with the bytes the slots
   // started with, regenerated from the seed: callable after kernels have rotated the slots.
   void make_pristine_qkv();
+
+  // Queues on `stream` a copy of pristine_qkv over slot `s`'s qkv: the slot's q/k/v as they
+  // started. Throws std::logic_error before make_pristine_qkv().
+  cudaError_t restore_qkv(OutputSlot s, cudaStream_t stream) const;
 
   OutputBuffers& outputs(OutputSlot s) { return s == OutputSlot::a ? slot_a : slot_b; }
   const OutputBuffers& outputs(OutputSlot s) const { return s == OutputSlot::a ? slot_a : slot_b; }

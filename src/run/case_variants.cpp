@@ -5,6 +5,7 @@
 #include "pdl_producer.h"
 #include "plan/variant.h"
 #include "rope_kv.h"
+#include "timing/input_refresh.h"
 #include "unfused_pair.h"
 
 namespace rkv {
@@ -24,22 +25,36 @@ Launch producer_of(const DeviceCase& dc, OutputSlot slot) {
 
 }  // namespace
 
+std::shared_ptr<InputRefresh> input_refresh_of(const DeviceCase& dc, OutputSlot slot) {
+  if (dc.pristine_qkv.get() == nullptr)
+    throw std::logic_error("timing a case with no pristine qkv (make_pristine_qkv)");
+  const DeviceCase* c = &dc;
+  return std::make_shared<InputRefresh>(
+      [c, slot](cudaStream_t s) { return c->restore_qkv(slot, s); });
+}
+
 std::vector<TimedVariant> case_variants(const DeviceCase& dc, SlotAssignment slots,
                                         TimingMode mode) {
   RopeKvArgs fused = dc.args(slots.fused), pair = dc.args(slots.pair);
   fused.programmatic_dependent_launch = pair.programmatic_dependent_launch =
       launches_with_pdl(mode);
-  std::vector<TimedVariant> v = {
-      {to_string(Variant::fused), [fused](cudaStream_t s) { return rope_kv_fused(fused, s); }, {}},
-      {to_string(Variant::pair), [pair](cudaStream_t s) { return unfused_pair(pair, s); }, {}},
-      {to_string(Variant::rope), [pair](cudaStream_t s) { return rope_inplace(pair, s); }, {}},
-      {to_string(Variant::cache_write),
-       [pair](cudaStream_t s) { return cache_write(pair, s); },
-       {}}};
+  std::vector<TimedVariant> v(4);
+  v[0].launch = [fused](cudaStream_t s) { return rope_kv_fused(fused, s); };
+  v[1].launch = [pair](cudaStream_t s) { return unfused_pair(pair, s); };
+  v[2].launch = [pair](cudaStream_t s) { return rope_inplace(pair, s); };
+  v[3].launch = [pair](cudaStream_t s) { return cache_write(pair, s); };
+  const Variant order[] = {Variant::fused, Variant::pair, Variant::rope, Variant::cache_write};
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i].name = to_string(order[i]);
   if (is_producer_mode(mode)) {
     v[0].producer = producer_of(dc, slots.fused);
     for (std::size_t i = 1; i < v.size(); ++i)
       v[i].producer = producer_of(dc, slots.pair);
+  } else {
+    v[0].refresh = input_refresh_of(dc, slots.fused);
+    const std::shared_ptr<InputRefresh> pair_slot = input_refresh_of(dc, slots.pair);
+    for (std::size_t i = 1; i < v.size(); ++i)
+      v[i].refresh = pair_slot;  // the pair, rope and cache_write share one slot's inputs
   }
   return v;
 }

@@ -1,10 +1,12 @@
 // The launch variants timed for every case: the fused kernel, the pair, and each kernel of the
-// pair alone (so a user sees where the pair's time goes), on the output slots `slots` names. In
-// the producer modes each variant also gets its producer (a copy of the case's pristine q/k/v
-// into the variant's slot, DeviceCase::make_pristine_qkv first), and in producer_pdl its kernels
-// are launched with programmatic dependent launch.
+// pair alone (so a user sees where the pair's time goes), on the output slots `slots` names. Every
+// mode needs the case's pristine q/k/v (DeviceCase::make_pristine_qkv first): in the producer
+// modes each variant gets its producer (a copy of them into the variant's slot before every
+// launch; in producer_pdl its kernels are launched with programmatic dependent launch), in the
+// other modes the variants of one slot share that slot's InputRefresh (timing/input_refresh.h).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "device/device_buffers.h"
@@ -15,6 +17,10 @@ namespace rkv {
 
 std::vector<TimedVariant> case_variants(const DeviceCase& dc, SlotAssignment slots,
                                         TimingMode mode = TimingMode::graph);
+
+// The refresh of one slot's in-place inputs from the case's pristine q/k/v (`dc` must outlive
+// it): for anything that launches the variants many times outside the Timer (gbench, profile).
+std::shared_ptr<InputRefresh> input_refresh_of(const DeviceCase& dc, OutputSlot slot);
 
 // How many variants case_variants gives: the size of one sampling round of a case.
 inline constexpr int kCaseVariants = 4;

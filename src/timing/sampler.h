@@ -8,9 +8,12 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace rkv {
+
+class InputRefresh;  // timing/input_refresh.h
 
 // One thing to time: a call of the operation (or of one of its kernels) on a stream.
 struct TimedVariant {
@@ -19,6 +22,9 @@ struct TimedVariant {
   // The producer modes only: the kernel that writes this variant's q/k/v before each launch
   // (producer_sampler.h). Empty in the other modes.
   std::function<cudaError_t(cudaStream_t)> producer;
+  // What keeps in-place rotation from drifting this variant's inputs (input_refresh.h), shared
+  // with the other variants on its output slot; null where nothing needs it.
+  std::shared_ptr<InputRefresh> refresh;
 };
 
 class Sampler {

@@ -12,6 +12,7 @@
 #include "timing/clock_settle.h"
 #include "timing/cold_sampler.h"
 #include "timing/graph_sampler.h"
+#include "timing/input_refresh.h"
 #include "timing/l2_flush.h"
 #include "timing/producer_sampler.h"
 #include "timing/sampling_driver.h"
@@ -70,7 +71,7 @@ struct Timer::Impl {
   // ones (the first use of the flush buffer and events).
   double measure_cold_event_pair() {
     const std::vector<TimedVariant> nothing{
-        TimedVariant{"event pair", [](cudaStream_t) { return cudaSuccess; }, {}}};
+        TimedVariant{"event pair", [](cudaStream_t) { return cudaSuccess; }, {}, {}}};
     ColdSampler sampler(stream.get(), events, hold, *l2_flush, nothing, 0.0);
     constexpr int kDiscarded = 5, kSamples = 101;
     std::vector<double> us;
@@ -124,7 +125,8 @@ cudaStream_t Timer::stream() const {
 std::vector<VariantSamples> Timer::sample(TimingMode mode,
                                           const std::vector<TimedVariant>& variants) {
   Impl& m = *impl_;
-  const std::unique_ptr<Sampler> sampler = m.make_sampler(mode, variants);
+  const std::unique_ptr<Sampler> mode_sampler = m.make_sampler(mode, variants);
+  RefreshingSampler sampler(*mode_sampler, variants, m.stream.get());
   DriverParams p;
   p.rule = stopping_params(m.options);
   p.warmup_s = m.options.warmup_s;
@@ -134,7 +136,7 @@ std::vector<VariantSamples> Timer::sample(TimingMode mode,
   std::vector<std::string> names;
   for (const TimedVariant& v : variants)
     names.push_back(v.name);
-  return driver.run(*sampler, names);
+  return driver.run(sampler, names);
 }
 
 bool Timer::settle_clock(double timeout_s) {
@@ -156,7 +158,7 @@ double Timer::launch_floor_us(TimingMode mode, int round_size) {
   const auto added =
       mode == TimingMode::producer_pdl ? launch_empty_kernel_pdl : launch_empty_kernel;
   const std::vector<TimedVariant> empties(static_cast<std::size_t>(std::max(round_size, 1)),
-                                          TimedVariant{"empty", added, launch_empty_kernel});
+                                          TimedVariant{"empty", added, launch_empty_kernel, {}});
   std::vector<double> pooled;
   for (const VariantSamples& v : sample(mode, empties))
     pooled.insert(pooled.end(), v.us.begin(), v.us.end());
