@@ -7,7 +7,8 @@
 #   info      nvidia-smi.csv (GPU, driver, clocks, power)     tests     gtest.json (rkv_tests)
 #   smoke     (log only) validate configs/ci-smoke.json        seed      seed-table-$SEED_TAG.json
 #   seed2     seed-table-run2.json                             matrix    validate-full-matrix.json
-#             (SEED_TAG: default run1; one seed step per device call for runs on fresh machines)
+#             (SEED_TAG: default run1; one seed step per device call for runs on fresh machines;
+#             SEED_SAMPLES=1 adds --samples)
 #   sanitize  sanitizer.log (every tool's log, then summary)   ncu       ncu-summary.txt (fused,
 #             N=2048 and N=1, bf16|auto|32x8x128|neox|nhd)     gbench    gbench.json (ci-smoke)
 #   decode    decode.json                                      prefill   prefill.json
@@ -29,8 +30,9 @@
 #   cold-floor  cold-floor.txt (scripts/cold_floor_probe.sh: event pair, net cold floor, ncu's
 #             empty kernel), cold-floor.tar.gz
 #   fp8-probe  fp8-probe.txt (scripts/placement_table.py: per pass, each variant's time and the
-#             buffers it wrote), fp8-probe.tar.gz (reports, made with --samples: the fp8 decode
-#             cases alone, then the seed table; results/NOTES.md, "fp8 decode slow modes")
+#             buffers it wrote, for the fp8 decode cases alone with --samples, and for any
+#             seed-table report already in $OUT: run it after `seed` with SEED_SAMPLES=1),
+#             fp8-probe.tar.gz (the reports; with OLD_BIN=path, that build's run too)
 #   never-slower  never-slower-shard-K-of-N.json and .log (NS_SHARD=K, NS_SHARDS=N; 1 of 8 by
 #             default: about 60-80 s a shard on an H200)
 # Always: steps.txt (step, exit code, wall seconds, one line per step as it ends) and log.txt.
@@ -42,7 +44,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
 if (($# == 0)) || [[ -z ${OUT:-} ]]; then
-  sed -n '2,41s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,43s/^# \{0,1\}//p' "$0" >&2
   exit 4
 fi
 bin=${BIN:-dist}
@@ -107,7 +109,10 @@ step_tests() {
 }
 step_smoke() { bench validate --config configs/ci-smoke.json; }
 step_seed() {
-  bench bench --config configs/seed-table.json --json "$OUT/seed-table-${SEED_TAG:-run1}.json"
+  local samples=()
+  [[ ${SEED_SAMPLES:-0} == 1 ]] && samples=(--samples)
+  bench bench --config configs/seed-table.json "${samples[@]}" \
+    --json "$OUT/seed-table-${SEED_TAG:-run1}.json"
 }
 step_seed2() { bench bench --config configs/seed-table.json --json "$OUT/seed-table-run2.json"; }
 step_matrix() {
@@ -232,15 +237,21 @@ step_cold-floor() {
 }
 # Never-slower, one shard per step run: NS_SHARD=K NS_SHARDS=N (default 1 of 8).
 step_fp8-probe() {
-  local rc=0 d=$scratch/fp8-probe r
+  local rc=0 d=$scratch/fp8-probe r b
   mkdir -p "$d"
-  bench bench --dtype bf16,fp16 --cache-dtype fp8_e4m3 --heads 32x32x128,32x8x128 --tokens 1,128 \
-    --passes 6 --samples --json "$d/alone.json" >"$d/alone.txt" 2>&1 || rc=1
-  bench bench --config configs/seed-table.json --samples --json "$d/seed.json" >"$d/seed.txt" 2>&1 ||
-    rc=1
-  for r in alone seed; do
-    echo "== $r"
-    python3 scripts/placement_table.py "$d/$r.json" --filter fp8_e4m3 || rc=1
+  # The fp8 decode cases alone, long enough (six passes of 0.05 s per variant) that in-place
+  # drift used to push their keys off the fp8 quotient's fast path; with OLD_BIN, that build too.
+  for r in new old; do
+    b=$bin/rope-kv-bench
+    [[ $r == old ]] && { [[ -n ${OLD_BIN:-} ]] || continue; b=$OLD_BIN; chmod +x "$b"; }
+    timeout -s INT -k 30 "$limit" "$b" bench --dtype bf16,fp16 --cache-dtype fp8_e4m3 \
+      --heads 32x32x128,32x8x128 --tokens 1,128 --passes 6 --samples --json "$d/alone-$r.json" \
+      >"$d/alone-$r.txt" 2>&1 || rc=1
+  done
+  for r in "$d"/alone-*.json "$OUT"/seed-table-*.json; do
+    [[ -f $r ]] || continue
+    echo "== $(basename "$r")"
+    python3 scripts/placement_table.py "$r" --filter fp8_e4m3 || rc=1
   done >"$OUT/fp8-probe.txt"
   tar -C "$scratch" -czf "$OUT/fp8-probe.tar.gz" fp8-probe
   return $rc
