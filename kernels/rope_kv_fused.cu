@@ -55,7 +55,7 @@ __device__ __forceinline__ const void* cos_sin_row(const RopeKvArgs& a, std::int
 // previous kernel in the stream (position and cos/sin entries, slot, scale), then waits for that
 // kernel (a no-op unless launched with PDL), then reads q/k/v and writes. Every path waits, so
 // this grid never completes before the one it depends on.
-template <typename T, CacheDType C, int VEC, bool NEOX>
+template <typename T, CacheDType C, int VEC, bool NEOX, int COPY = 1>
 __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& p,
                                            const std::int64_t total_units, const std::int64_t gid) {
   using CacheT = typename CacheElem<T, C>::type;
@@ -129,9 +129,19 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
     } else {
       wait_for_prerequisite_grid();
       if (slot >= 0) {
-        const int d = passthrough_dim(w - p.k_rot, VEC, 0, a.rot_dim);
-        store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, d),
-                                     load_vec<T, VEC>(row + d), scale);
+        if constexpr (COPY == 1) {
+          const int d = passthrough_dim(w - p.k_rot, VEC, 0, a.rot_dim);
+          store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, d),
+                                       load_vec<T, VEC>(row + d), scale);
+        } else {  // chunks c and c + k_pass: both loads before either store
+          const int d0 = passthrough_dim(w - p.k_rot, VEC, 0, a.rot_dim);
+          const int d1 = passthrough_dim(w - p.k_rot + p.k_pass, VEC, 0, a.rot_dim);
+          const Vec<T, VEC> x0 = load_vec<T, VEC>(row + d0), x1 = load_vec<T, VEC>(row + d1);
+          store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, d0), x0,
+                                       scale);
+          store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, d1), x1,
+                                       scale);
+        }
       }
     }
     return;
@@ -147,8 +157,16 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
   const int d = static_cast<int>(wv) * VEC;
   const T* row = static_cast<const T*>(a.value.data) + t * a.value.token_stride +
                  std::int64_t{h} * a.value.head_stride;
-  store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.value_cache, p, slot, h, d),
-                               load_vec<T, VEC>(row + d), scale);
+  if constexpr (COPY == 1) {
+    store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.value_cache, p, slot, h, d),
+                                 load_vec<T, VEC>(row + d), scale);
+  } else {  // chunks c and c + v_units
+    const int d1 = d + p.v_units * VEC;
+    const Vec<T, VEC> x0 = load_vec<T, VEC>(row + d), x1 = load_vec<T, VEC>(row + d1);
+    store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.value_cache, p, slot, h, d), x0, scale);
+    store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.value_cache, p, slot, h, d1), x1,
+                                 scale);
+  }
 }
 
 template <typename T, CacheDType C, int VEC, bool NEOX, bool STRIDE>
@@ -167,6 +185,21 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a,
   } else if (first < total_units) {
     fused_unit<T, C, VEC, NEOX>(a, p, total_units, first);
   }
+}
+
+// The strided kernel with two chunks per copy unit: for MLA, whose 512-wide latent makes copies
+// most of the units, two independent loads in flight per thread instead of one (results/NOTES.md,
+// session 7: MLA 3-14 % faster at 16k-65k tokens; partial rotary, also copy-heavy, lost with gpt-j
+// pairs and is not routed here).
+template <typename T, CacheDType C, int VEC, bool NEOX>
+__global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_wide_kernel(const RopeKvArgs a,
+                                                                  const WorkPlan p,
+                                                                  const std::int64_t total_units) {
+  allow_dependent_grid_launch();
+  const std::int64_t stride = std::int64_t{gridDim.x} * kFusedThreads;
+  for (std::int64_t gid = std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x; gid < total_units;
+       gid += stride)
+    fused_unit<T, C, VEC, NEOX, 2>(a, p, total_units, gid);
 }
 
 // CTAs of `kernel` that fit on one SM at once; 0 if the runtime cannot say.
@@ -212,6 +245,28 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                                            kFusedThreads);
           }
           const bool pdl = a.programmatic_dependent_launch;
+          if constexpr (C == CacheDType::auto_) {
+            // Rows of V wider than rows of K (MLA's latent): copies are most of the work, so
+            // two chunks per copy unit, on the strided grid only (large N).
+            const bool copy_heavy = a.v_head_size > a.k_head_size;
+            if (resident > 0 && blocks > resident && copy_heavy && copies_pair_up(plan)) {
+              const WorkPlan wide = make_fused_plan(a, vec, 2);
+              static const int wide_per_sm =
+                  resident_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N>);
+              int device = 0, sms = 0;
+              if (wide_per_sm > 0 && cudaGetDevice(&device) == cudaSuccess &&
+                  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) ==
+                      cudaSuccess) {
+                const std::int64_t wide_total = a.num_tokens * wide.units_per_token;
+                const std::int64_t wide_ctas = strided_grid_ctas(
+                    std::int64_t{sms} * wide_per_sm, wide.units_per_token, kFusedThreads);
+                if ((wide_total + kFusedThreads - 1) / kFusedThreads > wide_ctas)
+                  return launch_kernel(rope_kv_fused_wide_kernel<T, C, V, N>,
+                                       static_cast<unsigned>(wide_ctas), kFusedThreads, stream, pdl,
+                                       a, wide, wide_total);
+              }
+            }
+          }
           if (resident > 0 && blocks > resident)
             return launch_kernel(rope_kv_fused_kernel<T, C, V, N, true>,
                                  static_cast<unsigned>(resident), kFusedThreads, stream, pdl, a,

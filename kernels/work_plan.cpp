@@ -55,7 +55,7 @@ int rope_kv_vector_elems(const RopeKvArgs& a) {
   return 0;
 }
 
-WorkPlan make_fused_plan(const RopeKvArgs& a, int vec) {
+WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks) {
   WorkPlan p;
   p.vec = vec;
   const bool cache = writes_cache(a);
@@ -66,6 +66,8 @@ WorkPlan make_fused_plan(const RopeKvArgs& a, int vec) {
     p.k_pass = cache ? (a.k_head_size - a.rot_dim) / vec : 0;
   }
   p.v_units = cache ? a.v_head_size / vec : 0;
+  p.k_pass /= copy_chunks;
+  p.v_units /= copy_chunks;
   p.q_units = p.q_rot + p.q_pass;
   p.k_units = p.k_rot + p.k_pass;
   p.q_end = std::int64_t{a.num_q_heads} * p.q_units;

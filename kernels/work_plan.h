@@ -36,7 +36,14 @@ inline int rotation_units(const RopeKvArgs& a, int vec) {
   return a.style == RopeStyle::neox ? a.rot_dim / 2 / vec : a.rot_dim / vec;
 }
 
-WorkPlan make_fused_plan(const RopeKvArgs& a, int vec);
+// `copy_chunks` = 2: each k pass-through and v unit moves two chunks, c and c + (row's units),
+// so a warp's loads stay contiguous; needs copies_pair_up() of the one-chunk plan.
+WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks = 1);
+
+// True when a plan's k pass-through and v rows have even unit counts (two chunks per unit fit).
+inline bool copies_pair_up(const WorkPlan& p) {
+  return p.k_pass % 2 == 0 && p.v_units % 2 == 0;
+}
 
 // CTAs for the strided grid, whose threads step through the units by S = CTAs x threads: all
 // `resident` CTAs that fit at once, or a few fewer where that count would make S share a factor

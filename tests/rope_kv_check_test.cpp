@@ -636,6 +636,19 @@ TEST(FusedWorkPlan, MlaRotatesTheLastSixtyFourQueryDims) {
   a.q_rot_offset = 128;
   a.style = RopeStyle::gptj;
   expect_plan(make_fused_plan(a, 8), 8, 0, 8, 0, 64, 128, 136, 200);
+  // Two chunks per copy unit (the wide kernel MLA takes on the strided grid): half the kv_c units.
+  ASSERT_TRUE(copies_pair_up(make_fused_plan(a, 8)));
+  expect_plan(make_fused_plan(a, 8, 2), 8, 0, 8, 0, 32, 128, 136, 168);
+}
+
+TEST(FusedWorkPlan, TwoChunksPerCopyUnitHalveOnlyTheCopies) {
+  // R = 64 of D = 128: k's 8 pass-through chunks become 4 units, v's 16 become 8; rotation
+  // units stay.
+  expect_plan(make_fused_plan(plan_args(8, 2, 128, 64), 8, 2), 4, 0, 4, 4, 8, 32, 48, 64);
+  // Pairing needs even chunk counts in k's pass-through and in v: D = 80, R = 48 has 4 and 10;
+  // D = 72 has 9 v chunks.
+  EXPECT_TRUE(copies_pair_up(make_fused_plan(plan_args(8, 2, 80, 48), 8)));
+  EXPECT_FALSE(copies_pair_up(make_fused_plan(plan_args(8, 2, 72, 72), 8)));
 }
 
 }  // namespace
