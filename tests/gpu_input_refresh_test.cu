@@ -1,7 +1,9 @@
-// The input refresh on a GPU (timing/input_refresh.h, DeviceCase::restore_qkv): a restore brings a
-// slot's q/k/v back to the bytes it started with after launches rotated them, and a graph-mode
-// timing long enough to drift the keys out of the fp8 quotient's fast range without the refresh
-// (tens of thousands of launches on one slot) leaves every key inside it, on fresh random inputs.
+// The input refresh and the cold-mode touch on a GPU. A restore (DeviceCase::restore_qkv) brings a
+// slot's q/k/v back to the bytes it started with after launches rotated them; a graph-mode timing
+// long enough to drift the keys out of the fp8 quotient's fast range without the refresh (tens of
+// thousands of launches on one slot) leaves every key inside it, on fresh random inputs; and the
+// touch that puts page translations back after cold mode's flush (timing/page_translations.h)
+// changes no byte.
 //
 // Every test here needs a GPU and skips, saying why, without one.
 #include <cuda_runtime_api.h>
@@ -22,6 +24,7 @@
 #include "rope_kv.h"
 #include "run/case_variants.h"
 #include "timing/input_refresh.h"
+#include "timing/page_translations.h"
 #include "timing/timer.h"
 
 namespace rkv {
@@ -104,6 +107,25 @@ TEST_F(GpuInputRefresh, ALongGraphTimingKeepsEveryKeyInTheFastRange) {
           << "slot " << to_string(slot);
     }
   }
+}
+
+// Cold mode's page-translation touch (timing/page_translations.h) only reads: every buffer of a
+// variant keeps its bytes, including a range whose first byte is not page-aligned.
+TEST_F(GpuInputRefresh, TheColdModeTouchOnlyReads) {
+  DeviceCase dc(fp8_decode_case(DType::bf16));
+  dc.make_pristine_qkv();
+  const std::vector<TimedVariant> v =
+      case_variants(dc, SlotAssignment::straight(), TimingMode::cold);
+  ASSERT_FALSE(v[0].buffers.empty());
+  const std::vector<std::uint8_t> qkv = dc.slot_a.qkv.to_host(),
+                                  k_cache = dc.slot_a.k_cache.to_host();
+  std::vector<DeviceRange> ranges = v[0].buffers;
+  ranges.push_back(
+      {static_cast<const unsigned char*>(dc.slot_a.qkv.get()) + 3, dc.slot_a.qkv.bytes() - 3});
+  cuda_check(warm_translations(ranges, nullptr), "touch");
+  cuda_check(cudaDeviceSynchronize(), "touch");
+  EXPECT_EQ(dc.slot_a.qkv.to_host(), qkv);
+  EXPECT_EQ(dc.slot_a.k_cache.to_host(), k_cache);
 }
 
 }  // namespace

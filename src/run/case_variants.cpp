@@ -23,6 +23,16 @@ Launch producer_of(const DeviceCase& dc, OutputSlot slot) {
   return [dst, src, bytes](cudaStream_t s) { return launch_pdl_producer(dst, src, bytes, 0, s); };
 }
 
+// What a launch on `slot` reads or writes: the case's inputs and that slot's outputs.
+std::vector<DeviceRange> buffers_of(const DeviceCase& dc, OutputSlot slot) {
+  const OutputBuffers& out = dc.outputs(slot);
+  std::vector<DeviceRange> r;
+  for (const DeviceBuffer* b : {&dc.positions, &dc.slots, &dc.k_scale, &dc.v_scale, &dc.cos_sin,
+                                &out.qkv, &out.query_out, &out.k_cache, &out.v_cache})
+    r.push_back({b->get(), b->bytes()});
+  return r;
+}
+
 }  // namespace
 
 std::shared_ptr<InputRefresh> input_refresh_of(const DeviceCase& dc, OutputSlot slot) {
@@ -46,6 +56,9 @@ std::vector<TimedVariant> case_variants(const DeviceCase& dc, SlotAssignment slo
   const Variant order[] = {Variant::fused, Variant::pair, Variant::rope, Variant::cache_write};
   for (std::size_t i = 0; i < v.size(); ++i)
     v[i].name = to_string(order[i]);
+  v[0].buffers = buffers_of(dc, slots.fused);
+  for (std::size_t i = 1; i < v.size(); ++i)
+    v[i].buffers = buffers_of(dc, slots.pair);
   if (is_producer_mode(mode)) {
     v[0].producer = producer_of(dc, slots.fused);
     for (std::size_t i = 1; i < v.size(); ++i)

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "device/cuda_check.h"
+
 namespace rkv {
 
 double ColdSampler::sample(std::size_t index) {
@@ -11,6 +13,7 @@ double ColdSampler::sample(std::size_t index) {
   for (int attempt = 1;; ++attempt) {
     hold_.hold(stream_);
     flush_.queue(stream_);
+    cuda_check(warm_translations(v.buffers, stream_), "warming the page translations of " + v.name);
     events_.start(stream_);
     launch_checked(v, stream_);
     events_.stop(stream_);

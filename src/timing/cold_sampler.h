@@ -1,6 +1,7 @@
 // cold mode: the GPU time of one launch on an L2 that holds none of the case's data and no dirty
-// line. The stream is held (stream_hold.h) while the L2 flush (l2_flush.h), the start event, the
-// launch and the stop event are queued; then it is released, so they run back to back on the GPU
+// line. The stream is held (stream_hold.h) while the L2 flush (l2_flush.h), the touch that puts
+// the variant's page translations back (page_translations.h), the start event, the launch and
+// the stop event are queued; then it is released, so they run back to back on the GPU
 // and the host's launch overhead is outside the timed window. Sample = event time less
 // `event_pair_us`, the same window with nothing between the events (Timer measures it once per
 // run), so that a sample is the kernel's time, as a profiler sees it, and not the events' too.

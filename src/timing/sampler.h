@@ -10,6 +10,9 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include "timing/page_translations.h"
 
 namespace rkv {
 
@@ -25,6 +28,9 @@ struct TimedVariant {
   // What keeps in-place rotation from drifting this variant's inputs (input_refresh.h), shared
   // with the other variants on its output slot; null where nothing needs it.
   std::shared_ptr<InputRefresh> refresh;
+  // The device memory a launch reads or writes: cold mode puts these pages' translations back
+  // after the flush (page_translations.h). Empty: nothing is touched.
+  std::vector<DeviceRange> buffers;
 };
 
 class Sampler {

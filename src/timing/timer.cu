@@ -71,7 +71,7 @@ struct Timer::Impl {
   // ones (the first use of the flush buffer and events).
   double measure_cold_event_pair() {
     const std::vector<TimedVariant> nothing{
-        TimedVariant{"event pair", [](cudaStream_t) { return cudaSuccess; }, {}, {}}};
+        TimedVariant{"event pair", [](cudaStream_t) { return cudaSuccess; }, {}, {}, {}}};
     ColdSampler sampler(stream.get(), events, hold, *l2_flush, nothing, 0.0);
     constexpr int kDiscarded = 5, kSamples = 101;
     std::vector<double> us;
@@ -157,8 +157,9 @@ double Timer::launch_floor_us(TimingMode mode, int round_size) {
   // refuses a graph without a programmatic edge, and a plain launch would make none.
   const auto added =
       mode == TimingMode::producer_pdl ? launch_empty_kernel_pdl : launch_empty_kernel;
-  const std::vector<TimedVariant> empties(static_cast<std::size_t>(std::max(round_size, 1)),
-                                          TimedVariant{"empty", added, launch_empty_kernel, {}});
+  const std::vector<TimedVariant> empties(
+      static_cast<std::size_t>(std::max(round_size, 1)),
+      TimedVariant{"empty", added, launch_empty_kernel, {}, {}});
   std::vector<double> pooled;
   for (const VariantSamples& v : sample(mode, empties))
     pooled.insert(pooled.end(), v.us.begin(), v.us.end());
