@@ -20,13 +20,13 @@ command -v sqlite3 >/dev/null || { echo "make_history: the sqlite3 command is mi
 reports=()
 # The seed table after the src/ move (v5), kernel v6's three seed runs (one fresh machine each)
 # and its decode run, wave3's three fresh seed runs and the PDL run, wave5's three ten-pass seed
-# runs (the stride-resonance fix); the validate-only matrices, the 864-case never-slower surveys
+# runs (the stride-resonance fix), wave6's three (the input refresh); the validate-only matrices, the 864-case never-slower surveys
 # and wave4 (an experiment build whose revision was lost) stay out (size: a trend page, not an
 # archive).
 for f in "$out"/experiments/v1-*.json "$out"/experiments/v4-*.json "$out"/experiments/v5-*.json \
   "$out"/*.json "$out"/house/seed-table.json "$out"/wave2/seed-table-run*.json \
   "$out"/wave2/noise.json "$out"/wave3/seed-table-fresh*.json "$out"/wave3/pdl/pdl.json \
-  "$out"/wave5/seed-table-fresh*.json; do
+  "$out"/wave5/seed-table-fresh*.json "$out"/wave6/seed/seed-table-fresh*.json; do
   [[ -f $f ]] || continue
   grep -q '"schema_version"' "$f" || continue  # Google Benchmark / GoogleTest output
   reports+=("$f")
