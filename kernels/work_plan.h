@@ -40,6 +40,15 @@ inline int rotation_units(const RopeKvArgs& a, int vec) {
 // so a warp's loads stay contiguous; needs copies_pair_up() of the one-chunk plan.
 WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks = 1);
 
+// Whether the strided grid's copy units move two chunks each (rope_kv_fused_wide_kernel): where
+// V's rows are wider than K's (MLA's 512-wide latent), so copies are most of the units, except
+// gpt-j with partial rotary, which was slower with wide copies in every measurement
+// (results/NOTES.md, session 7). Also needs copies_pair_up() of the plan.
+inline bool wide_copy_units(const RopeKvArgs& a) {
+  const bool gptj_partial = a.style == RopeStyle::gptj && a.rot_dim < a.k_head_size;
+  return a.v_head_size > a.k_head_size && !gptj_partial;
+}
+
 // True when a plan's k pass-through and v rows have even unit counts (two chunks per unit fit).
 inline bool copies_pair_up(const WorkPlan& p) {
   return p.k_pass % 2 == 0 && p.v_units % 2 == 0;

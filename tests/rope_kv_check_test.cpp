@@ -641,6 +641,27 @@ TEST(FusedWorkPlan, MlaRotatesTheLastSixtyFourQueryDims) {
   expect_plan(make_fused_plan(a, 8, 2), 8, 0, 8, 0, 32, 128, 136, 168);
 }
 
+TEST(FusedWorkPlan, WideCopyUnitsOnlyForMlaAndNeverForGptjPartialRotary) {
+  RopeKvArgs mla = plan_args(16, 1, 192, 64);
+  mla.k_head_size = 64;
+  mla.v_head_size = 512;
+  mla.q_rot_offset = 128;
+  for (RopeStyle style : {RopeStyle::neox, RopeStyle::gptj}) {
+    mla.style = style;
+    mla.rot_dim = 64;
+    EXPECT_TRUE(wide_copy_units(mla));
+    mla.rot_dim = 32;
+    EXPECT_EQ(wide_copy_units(mla), style == RopeStyle::neox);
+  }
+  // Ordinary heads (V as wide as K) never, partial rotary or not.
+  for (int rot : {128, 64}) {
+    RopeKvArgs a = plan_args(32, 8, 128, rot);
+    EXPECT_FALSE(wide_copy_units(a));
+    a.style = RopeStyle::gptj;
+    EXPECT_FALSE(wide_copy_units(a));
+  }
+}
+
 TEST(FusedWorkPlan, TwoChunksPerCopyUnitHalveOnlyTheCopies) {
   // R = 64 of D = 128: k's 8 pass-through chunks become 4 units, v's 16 become 8; rotation
   // units stay.
