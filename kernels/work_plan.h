@@ -42,8 +42,9 @@ WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks = 1);
 
 // Whether the strided grid's copy units move two chunks each (rope_kv_fused_wide_kernel): where
 // V's rows are wider than K's (MLA's 512-wide latent), so copies are most of the units, except
-// gpt-j with partial rotary, which was slower with wide copies in every measurement
-// (results/NOTES.md, session 7). Also needs copies_pair_up() of the plan.
+// gpt-j with partial rotary, which wide copies made slower or left unchanged in every
+// measurement (A/B: +1.3 to +26.8 % in seven cases, -0.4 and -0.0 % in two; results/NOTES.md,
+// session 7). Also needs copies_pair_up() of the plan.
 inline bool wide_copy_units(const RopeKvArgs& a) {
   const bool gptj_partial = a.style == RopeStyle::gptj && a.rot_dim < a.k_head_size;
   return a.v_head_size > a.k_head_size && !gptj_partial;
