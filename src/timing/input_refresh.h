@@ -6,8 +6,8 @@
 // (about 0.25 % per launch in bf16). After 20 000 to 37 000 launches (bf16 and fp16 alike) k
 // holds values the fp8 quotient's fast path does not take (below 2^-90 or above 2^91 in bf16,
 // inf in fp16; kernels/fp32_quotient.h), and every chunk with one of them takes the out-of-line
-// division: the fp8 kernels ran 1.9-3.3x slower after that many launches, at decode sizes within one
-// pass. The work would then depend on how many launches came before, not on the case.
+// division: the fp8 kernels ran 1.9-3.3x slower after that many launches, at decode sizes
+// within one pass. The work would then depend on how many launches came before, not on the case.
 //
 // So each output slot's launches are counted, and before a sample that would take a slot past
 // kInPlaceLaunchBudget launches since its q/k/v were pristine, the slot's q/k/v bytes are copied
