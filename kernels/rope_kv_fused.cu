@@ -247,7 +247,8 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
           const bool pdl = a.programmatic_dependent_launch;
           if constexpr (C == CacheDType::auto_) {
             // Two chunks per copy unit, on the strided grid only (large N).
-            if (resident > 0 && blocks > resident && wide_copy_units(a) && copies_pair_up(plan)) {
+            if (resident > 0 && blocks > resident && wide_copy_units(a, plan) &&
+                copies_pair_up(plan)) {
               const WorkPlan wide = make_fused_plan(a, vec, 2);
               static const int wide_per_sm =
                   resident_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N>);

@@ -40,14 +40,16 @@ inline int rotation_units(const RopeKvArgs& a, int vec) {
 // so a warp's loads stay contiguous; needs copies_pair_up() of the one-chunk plan.
 WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks = 1);
 
-// Whether the strided grid's copy units move two chunks each (rope_kv_fused_wide_kernel): where
-// V's rows are wider than K's (MLA's 512-wide latent), so copies are most of the units, except
-// gpt-j with partial rotary, which wide copies made slower or left unchanged in every
-// measurement (A/B: +1.3 to +26.8 % in seven cases, -0.4 and -0.0 % in two; results/NOTES.md,
-// session 7). Also needs copies_pair_up() of the plan.
-inline bool wide_copy_units(const RopeKvArgs& a) {
-  const bool gptj_partial = a.style == RopeStyle::gptj && a.rot_dim < a.k_head_size;
-  return a.v_head_size > a.k_head_size && !gptj_partial;
+// Whether the strided grid's copy units move two chunks each (rope_kv_fused_wide_kernel), given
+// the one-chunk plan: where V's rows are wider than K's (MLA's 512-wide latent), rotary is full,
+// and copies are at least a quarter of a token's units. Measured on the H200 (results/NOTES.md,
+// sessions 7 and 8): mla:16 (copies 32-48 % of the units) 3-15 % faster with them; mla:128
+// (6-11 %) unchanged or up to 6 % slower; partial rotary unchanged at 2048 tokens with neox pairs
+// and slower with gpt-j pairs. Also needs copies_pair_up() of the plan.
+inline bool wide_copy_units(const RopeKvArgs& a, const WorkPlan& one_chunk) {
+  if (a.v_head_size <= a.k_head_size || a.rot_dim < a.k_head_size) return false;
+  const std::int64_t copies = std::int64_t{a.num_kv_heads} * (one_chunk.k_pass + one_chunk.v_units);
+  return 4 * copies >= one_chunk.units_per_token;
 }
 
 // True when a plan's k pass-through and v rows have even unit counts (two chunks per unit fit).

@@ -641,24 +641,32 @@ TEST(FusedWorkPlan, MlaRotatesTheLastSixtyFourQueryDims) {
   expect_plan(make_fused_plan(a, 8, 2), 8, 0, 8, 0, 32, 128, 136, 168);
 }
 
-TEST(FusedWorkPlan, WideCopyUnitsOnlyForMlaAndNeverForGptjPartialRotary) {
+TEST(FusedWorkPlan, WideCopyUnitsOnlyWhereMlaCopiesAreAQuarterOfTheUnits) {
   RopeKvArgs mla = plan_args(16, 1, 192, 64);
   mla.k_head_size = 64;
   mla.v_head_size = 512;
   mla.q_rot_offset = 128;
   for (RopeStyle style : {RopeStyle::neox, RopeStyle::gptj}) {
     mla.style = style;
-    mla.rot_dim = 64;
-    EXPECT_TRUE(wide_copy_units(mla));
-    mla.rot_dim = 32;
-    EXPECT_EQ(wide_copy_units(mla), style == RopeStyle::neox);
+    for (int q_heads : {16, 32, 64, 128}) {
+      mla.num_q_heads = q_heads;
+      mla.rot_dim = 64;
+      const WorkPlan p = make_fused_plan(mla, 8);
+      // 64 kv_c copy units per token against 4 (neox) or 8 (gptj) rotation units per q head and
+      // k_pe: a quarter or more for mla:16 both styles and mla:32 neox (64 of 196), not beyond.
+      const bool expected = style == RopeStyle::neox ? q_heads <= 32 : q_heads <= 16;
+      EXPECT_EQ(wide_copy_units(mla, p), expected) << q_heads << " q heads";
+      // Partial rotary: never, whatever the share of copies (it is larger).
+      mla.rot_dim = 32;
+      EXPECT_FALSE(wide_copy_units(mla, make_fused_plan(mla, 8))) << q_heads << " q heads";
+    }
   }
   // Ordinary heads (V as wide as K) never, partial rotary or not.
   for (int rot : {128, 64}) {
     RopeKvArgs a = plan_args(32, 8, 128, rot);
-    EXPECT_FALSE(wide_copy_units(a));
+    EXPECT_FALSE(wide_copy_units(a, make_fused_plan(a, 8)));
     a.style = RopeStyle::gptj;
-    EXPECT_FALSE(wide_copy_units(a));
+    EXPECT_FALSE(wide_copy_units(a, make_fused_plan(a, 8)));
   }
 }
 
