@@ -189,8 +189,8 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a,
 
 // The strided kernel with two chunks per copy unit: for MLA with few query heads, whose 512-wide
 // latent makes copies a large share of the units, two independent loads in flight per thread
-// instead of one (mla:16 3-15 % faster at 2k-65k tokens; where it is used: wide_copy_units,
-// work_plan.h; results/NOTES.md, sessions 7 and 8).
+// instead of one (mla:16 4-15 % slower without it at 2k-65k tokens; where it is used:
+// wide_copy_units, work_plan.h; results/NOTES.md, sessions 7 and 8).
 template <typename T, CacheDType C, int VEC, bool NEOX>
 __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_wide_kernel(const RopeKvArgs a,
                                                                   const WorkPlan p,

@@ -43,9 +43,10 @@ WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks = 1);
 // Whether the strided grid's copy units move two chunks each (rope_kv_fused_wide_kernel), given
 // the one-chunk plan: where V's rows are wider than K's (MLA's 512-wide latent), rotary is full,
 // and copies are at least a quarter of a token's units. Measured on the H200 (results/NOTES.md,
-// sessions 7 and 8): mla:16 (copies 32-48 % of the units) 3-15 % faster with them; mla:128
-// (6-11 %) unchanged or up to 6 % slower; partial rotary unchanged at 2048 tokens with neox pairs
-// and slower with gpt-j pairs. Also needs copies_pair_up() of the plan.
+// sessions 7 and 8): mla:16 (copies 32-48 % of the units) 4-15 % slower without them; mla:128
+// (6-11 %) unchanged or up to 6 % slower with them. Partial rotary is left out by the A/B's rule
+// (a gain at every token count): neox pairs gained 5-7 % at 16k-65k tokens but nothing at 2048,
+// gpt-j pairs lost. Also needs copies_pair_up() of the plan.
 inline bool wide_copy_units(const RopeKvArgs& a, const WorkPlan& one_chunk) {
   if (a.v_head_size <= a.k_head_size || a.rot_dim < a.k_head_size) return false;
   const std::int64_t copies = std::int64_t{a.num_kv_heads} * (one_chunk.k_pass + one_chunk.v_units);
