@@ -6,19 +6,14 @@
 #include <string>
 
 #include "device/cuda_check.h"
+#include "gpu_skip.h"
 #include "plan/case_spec.h"
 #include "validate/validator.h"
 
 namespace rkv {
 namespace {
 
-class GpuEdge : public ::testing::Test {
- protected:
-  void SetUp() override {
-    static const std::string problem = cuda_device_problem();
-    if (!problem.empty()) GTEST_SKIP() << problem;
-  }
-};
+class GpuEdge : public GpuTest {};
 
 CaseSpec spec_of(const std::string& id) {
   std::string err;

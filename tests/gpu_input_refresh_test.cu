@@ -19,6 +19,7 @@
 #include "device/device_buffers.h"
 #include "device/device_info.h"
 #include "fp32_quotient.h"
+#include "gpu_skip.h"
 #include "host_numeric.h"
 #include "plan/timing_options.h"
 #include "rope_kv.h"
@@ -30,17 +31,7 @@
 namespace rkv {
 namespace {
 
-const std::string& device_problem() {
-  static const std::string problem = cuda_device_problem();
-  return problem;
-}
-
-class GpuInputRefresh : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!device_problem().empty()) GTEST_SKIP() << device_problem();
-  }
-};
+class GpuInputRefresh : public GpuTest {};
 
 CaseSpec fp8_decode_case(DType dtype) {
   std::string error;

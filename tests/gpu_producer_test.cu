@@ -21,6 +21,7 @@
 #include "device/device_buffers.h"
 #include "device/device_info.h"
 #include "golden.h"
+#include "gpu_skip.h"
 #include "plan/timing_options.h"
 #include "run/case_variants.h"
 #include "timing/producer_sampler.h"
@@ -31,17 +32,7 @@
 namespace rkv {
 namespace {
 
-const std::string& device_problem() {
-  static const std::string problem = cuda_device_problem();
-  return problem;
-}
-
-class GpuProducerMode : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!device_problem().empty()) GTEST_SKIP() << device_problem();
-  }
-};
+class GpuProducerMode : public GpuTest {};
 
 std::uint64_t fresh_seed() {
   static std::random_device rd;

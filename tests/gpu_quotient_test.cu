@@ -13,6 +13,7 @@
 
 #include "device/cuda_check.h"
 #include "device/device_buffers.h"
+#include "gpu_skip.h"
 #include "host_numeric.h"
 #include "quotient_inputs.h"
 #include "rope_kv_device.cuh"
@@ -22,13 +23,7 @@ namespace {
 
 using quotient_inputs::bits_of;
 
-class GpuQuotient : public ::testing::Test {
- protected:
-  void SetUp() override {
-    static const std::string problem = cuda_device_problem();
-    if (!problem.empty()) GTEST_SKIP() << problem;
-  }
-};
+class GpuQuotient : public GpuTest {};
 
 constexpr int kChunk = 8;
 

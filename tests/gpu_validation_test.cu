@@ -25,6 +25,7 @@
 #include "device/device_compare.h"
 #include "device/seeded_fill.h"
 #include "fast_divmod.h"
+#include "gpu_skip.h"
 #include "host_numeric.h"
 #include "launch_spoilers.h"
 #include "pdl_producer.h"
@@ -38,18 +39,6 @@
 namespace rkv {
 namespace {
 
-// "" when a GPU is usable; asked once per process.
-const std::string& device_problem() {
-  static const std::string problem = cuda_device_problem();
-  return problem;
-}
-
-class GpuTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!device_problem().empty()) GTEST_SKIP() << device_problem();
-  }
-};
 using GpuFill = GpuTest;
 using GpuPlantedError = GpuTest;
 using GpuLauncher = GpuTest;
@@ -192,9 +181,7 @@ TEST(GpuCaseList, EveryCaseIsPlannableAndDistinct) {
 
 class GpuValidateSpec : public ::testing::TestWithParam<CaseSpec> {
  protected:
-  void SetUp() override {
-    if (!device_problem().empty()) GTEST_SKIP() << device_problem();
-  }
+  void SetUp() override { RKV_SKIP_WITHOUT_GPU(); }
 };
 
 TEST_P(GpuValidateSpec, FusedEqualsPairEqualsGolden) {
@@ -342,9 +329,7 @@ void expect_refused_without_writing(Spoil spoil) {
 // pending, and no byte of q/k/v, query_out or either cache changes, for either copy.
 class GpuLaunchRefusal : public ::testing::TestWithParam<LaunchSpoiler> {
  protected:
-  void SetUp() override {
-    if (!device_problem().empty()) GTEST_SKIP() << device_problem();
-  }
+  void SetUp() override { RKV_SKIP_WITHOUT_GPU(); }
 };
 
 TEST_P(GpuLaunchRefusal, NoLauncherWritesAByte) {
