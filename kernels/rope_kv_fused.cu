@@ -13,6 +13,7 @@
 // CTA or two where its stride would otherwise pin each thread to the same few units of every
 // token (strided_grid_ctas, work_plan.h).
 #include <limits>
+#include <type_traits>
 
 #include "dispatch.cuh"
 #include "rope_kv.h"
@@ -101,8 +102,15 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
   }
 
   // Only the first Tc tokens own a slot; -1 (or no mapping) means nothing goes to the cache.
-  const std::int64_t slot =
-      (a.slot_mapping != nullptr && t < a.num_cache_tokens) ? a.slot_mapping[t] : -1;
+  // Slots are below 2^31 (the launcher refuses larger caches). With an fp8 cache the slot is
+  // kept in 32 bits: the bf16 neox kernel goes from 52 to 48 registers (10 CTAs per SM instead
+  // of 9) without a spill, 2-5 % faster at 2k-16k tokens (results/NOTES.md, session 9). Auto
+  // caches keep 64 bits: there the same change takes the strided neox kernel to 48 registers,
+  // which three A/Bs found costs full rotary 2-7 %.
+  using Slot = std::conditional_t<C == CacheDType::auto_, std::int64_t, int>;
+  const Slot slot = (a.slot_mapping != nullptr && t < a.num_cache_tokens)
+                        ? static_cast<Slot>(a.slot_mapping[t])
+                        : Slot{-1};
 
   if (u < p.k_end) {
     // key: [T, Hkv, Dk] -> rotated in place (unless !write_back_key) and into key_cache
