@@ -55,9 +55,11 @@ __device__ __forceinline__ const void* cos_sin_row(const RopeKvArgs& a, std::int
 // The work of unit `gid` (< total_units). Every path first reads what does not come from the
 // previous kernel in the stream (position and cos/sin entries, slot, scale), then waits for that
 // kernel (a no-op unless launched with PDL), then reads q/k/v and writes. Every path waits, so
-// this grid never completes before the one it depends on.
-template <typename T, CacheDType C, int VEC, bool NEOX, int COPY = 1>
+// this grid never completes before the one it depends on. ROLES: the token's units are in
+// role-major order rather than row-major (work_plan.h, role_major_units).
+template <typename T, CacheDType C, int VEC, bool NEOX, bool ROLES, int COPY = 1>
 __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& p,
+                                           const RoleMajorSplit& split,
                                            const std::int64_t total_units, const std::int64_t gid) {
   using CacheT = typename CacheElem<T, C>::type;
   // The plan's dividers when the index space allows them (below 2^31: the common case).
@@ -75,8 +77,16 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
 
   if (u < p.q_end) {
     // query: [T, Hq, Dq] -> query_out (or in place)
+    // w: the unit within the head's row (row-major) or within its rotation or pass-through units
     std::uint32_t hq, wq;
-    p.per_q_row.divmod(static_cast<std::uint32_t>(u), hq, wq);
+    if constexpr (ROLES) {
+      if (u < split.q_rot_end)
+        split.per_q_rot.divmod(static_cast<std::uint32_t>(u), hq, wq);
+      else
+        split.per_q_pass.divmod(static_cast<std::uint32_t>(u - split.q_rot_end), hq, wq);
+    } else {
+      p.per_q_row.divmod(static_cast<std::uint32_t>(u), hq, wq);
+    }
     const int h = static_cast<int>(hq), w = static_cast<int>(wq);
     const T* src = static_cast<const T*>(a.query.data) + t * a.query.token_stride +
                    std::int64_t{h} * a.query.head_stride;
@@ -84,7 +94,7 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
                  ? const_cast<T*>(src)
                  : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride +
                        std::int64_t{h} * a.query_out.head_stride;
-    if (w < p.q_rot) {
+    if (ROLES ? u < split.q_rot_end : w < p.q_rot) {
       const UnitCosSin<VEC, NEOX> cs =
           load_unit_cos_sin<T, VEC, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
       wait_for_prerequisite_grid();
@@ -95,7 +105,7 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
         store_vec<T, VEC>(dst + r.dim[i], r.chunk[i]);
     } else {
       wait_for_prerequisite_grid();
-      const int d = passthrough_dim(w - p.q_rot, VEC, a.q_rot_offset, a.rot_dim);
+      const int d = passthrough_dim(ROLES ? w : w - p.q_rot, VEC, a.q_rot_offset, a.rot_dim);
       store_vec<T, VEC>(dst + d, load_vec<T, VEC>(src + d));
     }
     return;
@@ -115,14 +125,21 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
   if (u < p.k_end) {
     // key: [T, Hkv, Dk] -> rotated in place (unless !write_back_key) and into key_cache
     std::uint32_t hk, wk;
-    p.per_k_row.divmod(static_cast<std::uint32_t>(u - p.q_end), hk, wk);
+    if constexpr (ROLES) {
+      if (u < split.k_rot_end)
+        split.per_k_rot.divmod(static_cast<std::uint32_t>(u - p.q_end), hk, wk);
+      else
+        split.per_k_pass.divmod(static_cast<std::uint32_t>(u - split.k_rot_end), hk, wk);
+    } else {
+      p.per_k_row.divmod(static_cast<std::uint32_t>(u - p.q_end), hk, wk);
+    }
     const int h = static_cast<int>(hk), w = static_cast<int>(wk);
     T* row =
         static_cast<T*>(a.key.data) + t * a.key.token_stride + std::int64_t{h} * a.key.head_stride;
     // The scale is read only for a token with a slot: RoPE-only calls may pass no scales at all.
     const float scale =
         C == CacheDType::auto_ || slot < 0 ? 1.f : a.k_scale[h * a.scale_head_stride];
-    if (w < p.k_rot) {
+    if (ROLES ? u < split.k_rot_end : w < p.k_rot) {
       const UnitCosSin<VEC, NEOX> cs =
           load_unit_cos_sin<T, VEC, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
       wait_for_prerequisite_grid();
@@ -138,12 +155,12 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
       wait_for_prerequisite_grid();
       if (slot >= 0) {
         if constexpr (COPY == 1) {
-          const int d = passthrough_dim(w - p.k_rot, VEC, 0, a.rot_dim);
+          const int d = passthrough_dim(ROLES ? w : w - p.k_rot, VEC, 0, a.rot_dim);
           store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, d),
                                        load_vec<T, VEC>(row + d), scale);
         } else {  // chunks c and c + k_pass: both loads before either store
-          const int d0 = passthrough_dim(w - p.k_rot, VEC, 0, a.rot_dim);
-          const int d1 = passthrough_dim(w - p.k_rot + p.k_pass, VEC, 0, a.rot_dim);
+          const int d0 = passthrough_dim(ROLES ? w : w - p.k_rot, VEC, 0, a.rot_dim);
+          const int d1 = passthrough_dim((ROLES ? w : w - p.k_rot) + p.k_pass, VEC, 0, a.rot_dim);
           const Vec<T, VEC> x0 = load_vec<T, VEC>(row + d0), x1 = load_vec<T, VEC>(row + d1);
           store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, d0), x0,
                                        scale);
@@ -177,9 +194,10 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
   }
 }
 
-template <typename T, CacheDType C, int VEC, bool NEOX, bool STRIDE>
+template <typename T, CacheDType C, int VEC, bool NEOX, bool STRIDE, bool ROLES>
 __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a, const WorkPlan p,
-                                                             const std::int64_t total_units) {
+                                                             const std::int64_t total_units,
+                                                             const RoleMajorSplit split) {
   // The kernel after this one may be scheduled as soon as every CTA of this one runs: it waits
   // (griddepcontrol.wait) for this grid to complete before reading anything it wrote, and this
   // grid's CTAs are all resident by then, so an early start takes no SM slot from them and
@@ -189,9 +207,9 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a,
   if constexpr (STRIDE) {
     const std::int64_t stride = std::int64_t{gridDim.x} * kFusedThreads;
     for (std::int64_t gid = first; gid < total_units; gid += stride)
-      fused_unit<T, C, VEC, NEOX>(a, p, total_units, gid);
+      fused_unit<T, C, VEC, NEOX, ROLES>(a, p, split, total_units, gid);
   } else if (first < total_units) {
-    fused_unit<T, C, VEC, NEOX>(a, p, total_units, first);
+    fused_unit<T, C, VEC, NEOX, ROLES>(a, p, split, total_units, first);
   }
 }
 
@@ -207,7 +225,7 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_wide_kernel(const RopeKvAr
   const std::int64_t stride = std::int64_t{gridDim.x} * kFusedThreads;
   for (std::int64_t gid = std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x; gid < total_units;
        gid += stride)
-    fused_unit<T, C, VEC, NEOX, 2>(a, p, total_units, gid);
+    fused_unit<T, C, VEC, NEOX, false, 2>(a, p, RoleMajorSplit{}, total_units, gid);
 }
 
 // CTAs of `kernel` that fit on one SM at once; 0 if the runtime cannot say.
@@ -230,6 +248,7 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
   if (a.num_tokens == 0) return cudaSuccess;
   const int vec = rope_kv_vector_elems(a);
   const WorkPlan plan = make_fused_plan(a, vec);
+  const RoleMajorSplit split = make_role_major_split(a, plan);
   const std::int64_t total = a.num_tokens * plan.units_per_token;
   if (total == 0) return cudaSuccess;
   const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
@@ -243,44 +262,54 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
           constexpr CacheDType C = decltype(cache)::value;
           constexpr int V = decltype(v)::value;
           constexpr bool N = decltype(neox)::value;
-          std::int64_t resident = 0;  // 0: always the flat grid
-          if constexpr (C == CacheDType::auto_) {
-            static const int per_sm = resident_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true>);
-            int device = 0, sms = 0;
-            if (per_sm > 0 && cudaGetDevice(&device) == cudaSuccess &&
-                cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
-              resident = strided_grid_ctas(std::int64_t{sms} * per_sm, plan.units_per_token,
-                                           kFusedThreads);
-          }
-          const bool pdl = a.programmatic_dependent_launch;
-          if constexpr (C == CacheDType::auto_) {
-            // Two chunks per copy unit, on the strided grid only (large N).
-            if (resident > 0 && blocks > resident && wide_copy_units(a, plan) &&
-                copies_pair_up(plan)) {
-              const WorkPlan wide = make_fused_plan(a, vec, 2);
-              static const int wide_per_sm =
-                  resident_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N>);
+          // Role-major units where a neox row mixes rotation and pass-through units
+          // (role_major_units, work_plan.h); row-major everywhere else.
+          auto launch = [&](auto roles) -> cudaError_t {
+            constexpr bool R = decltype(roles)::value;
+            std::int64_t resident = 0;  // 0: always the flat grid
+            if constexpr (C == CacheDType::auto_) {
+              static const int per_sm =
+                  resident_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, R>);
               int device = 0, sms = 0;
-              if (wide_per_sm > 0 && cudaGetDevice(&device) == cudaSuccess &&
+              if (per_sm > 0 && cudaGetDevice(&device) == cudaSuccess &&
                   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) ==
-                      cudaSuccess) {
-                const std::int64_t wide_total = a.num_tokens * wide.units_per_token;
-                const std::int64_t wide_ctas = strided_grid_ctas(
-                    std::int64_t{sms} * wide_per_sm, wide.units_per_token, kFusedThreads);
-                if ((wide_total + kFusedThreads - 1) / kFusedThreads > wide_ctas)
-                  return launch_kernel(rope_kv_fused_wide_kernel<T, C, V, N>,
-                                       static_cast<unsigned>(wide_ctas), kFusedThreads, stream, pdl,
-                                       a, wide, wide_total);
+                      cudaSuccess)
+                resident = strided_grid_ctas(std::int64_t{sms} * per_sm, plan.units_per_token,
+                                             kFusedThreads);
+            }
+            const bool pdl = a.programmatic_dependent_launch;
+            if constexpr (C == CacheDType::auto_ && !R) {
+              // Two chunks per copy unit, on the strided grid only (large N).
+              if (resident > 0 && blocks > resident && wide_copy_units(a, plan) &&
+                  copies_pair_up(plan)) {
+                const WorkPlan wide = make_fused_plan(a, vec, 2);
+                static const int wide_per_sm =
+                    resident_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N>);
+                int device = 0, sms = 0;
+                if (wide_per_sm > 0 && cudaGetDevice(&device) == cudaSuccess &&
+                    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) ==
+                        cudaSuccess) {
+                  const std::int64_t wide_total = a.num_tokens * wide.units_per_token;
+                  const std::int64_t wide_ctas = strided_grid_ctas(
+                      std::int64_t{sms} * wide_per_sm, wide.units_per_token, kFusedThreads);
+                  if ((wide_total + kFusedThreads - 1) / kFusedThreads > wide_ctas)
+                    return launch_kernel(rope_kv_fused_wide_kernel<T, C, V, N>,
+                                         static_cast<unsigned>(wide_ctas), kFusedThreads, stream,
+                                         pdl, a, wide, wide_total);
+                }
               }
             }
-          }
-          if (resident > 0 && blocks > resident)
-            return launch_kernel(rope_kv_fused_kernel<T, C, V, N, true>,
-                                 static_cast<unsigned>(resident), kFusedThreads, stream, pdl, a,
-                                 plan, total);
-          return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false>,
-                               static_cast<unsigned>(blocks), kFusedThreads, stream, pdl, a, plan,
-                               total);
+            if (resident > 0 && blocks > resident)
+              return launch_kernel(rope_kv_fused_kernel<T, C, V, N, true, R>,
+                                   static_cast<unsigned>(resident), kFusedThreads, stream, pdl, a,
+                                   plan, total, split);
+            return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, R>,
+                                 static_cast<unsigned>(blocks), kFusedThreads, stream, pdl, a, plan,
+                                 total, split);
+          };
+          if constexpr (N)
+            if (role_major_units(a, plan)) return launch(std::true_type{});
+          return launch(std::false_type{});
         });
       });
     });

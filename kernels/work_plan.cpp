@@ -21,6 +21,11 @@ bool cache_tensor_fits(const CacheTensor& c, int vec, std::size_t elem) {
          c.head_stride % vec == 0;
 }
 
+// A divider for a unit count; 0 (unusable) where the count is not in 1..2^31-1.
+FastDivmod unit_divider(std::int64_t d) {
+  return FastDivmod(d > 0 && d <= 0x7fffffff ? static_cast<std::uint32_t>(d) : 0);
+}
+
 }  // namespace
 
 bool vector_width_fits(const RopeKvArgs& a, int vec) {
@@ -73,15 +78,24 @@ WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks) {
   p.q_end = std::int64_t{a.num_q_heads} * p.q_units;
   p.k_end = p.q_end + std::int64_t{a.num_kv_heads} * p.k_units;
   p.units_per_token = p.k_end + std::int64_t{a.num_kv_heads} * p.v_units;
-  auto divider = [](std::int64_t d) {
-    return FastDivmod(d > 0 && d <= 0x7fffffff ? static_cast<std::uint32_t>(d) : 0);
-  };
+  const auto divider = unit_divider;
   p.per_token = divider(p.units_per_token);
   p.per_q_row = divider(p.q_units);
   p.per_k_row = divider(p.k_units);
   p.per_v_row = divider(p.v_units);
   p.per_block = divider(a.block_size);
   return p;
+}
+
+RoleMajorSplit make_role_major_split(const RopeKvArgs& a, const WorkPlan& p) {
+  RoleMajorSplit r;
+  r.q_rot_end = std::int64_t{a.num_q_heads} * p.q_rot;
+  r.k_rot_end = p.q_end + std::int64_t{a.num_kv_heads} * p.k_rot;
+  r.per_q_rot = unit_divider(p.q_rot);
+  r.per_q_pass = unit_divider(p.q_pass);
+  r.per_k_rot = unit_divider(p.k_rot);
+  r.per_k_pass = unit_divider(p.k_pass);
+  return r;
 }
 
 std::int64_t strided_grid_ctas(std::int64_t resident, std::int64_t units_per_token,

@@ -5,6 +5,11 @@
 // come first, then the pass-through units (dims outside the rotated window), which exist only when
 // they must be copied somewhere (q into query_out, k into the cache). Every thread has work at
 // every shape: GQA/MQA only shrink the k and v segments.
+//
+// That is the row-major order. The role-major order ([q rotation][q pass-through][k rotation]
+// [k pass-through][v], each head-major) differs only where rows mix rotation and pass-through
+// units (partial rotary); there it gives each warp one branch of the kernel instead of both in
+// series. role_major_units() picks the order; RoleMajorSplit carries what it needs.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +29,15 @@ struct WorkPlan {
   std::int64_t units_per_token = 0;
   // The same sizes as dividers, for indices below 2^31 (the kernel checks and falls back).
   FastDivmod per_token, per_q_row, per_k_row, per_v_row, per_block;
+};
+
+// What the role-major order adds to a plan: the token-local index where the q / k pass-through
+// segments start, and each segment's units per head as dividers. A separate kernel parameter
+// after the plan, so that the row-major kernels keep their parameter layout (and their code:
+// ptxas gave the fp8 neox kernel two more registers when these fields joined WorkPlan).
+struct RoleMajorSplit {
+  std::int64_t q_rot_end = 0, k_rot_end = 0;
+  FastDivmod per_q_rot, per_q_pass, per_k_rot, per_k_pass;
 };
 
 // True when any token can be written to the cache at all.
@@ -52,6 +66,17 @@ inline bool wide_copy_units(const RopeKvArgs& a, const WorkPlan& one_chunk) {
   const std::int64_t copies = std::int64_t{a.num_kv_heads} * (one_chunk.k_pass + one_chunk.v_units);
   return 4 * copies >= one_chunk.units_per_token;
 }
+
+// Whether the fused kernel takes its units in role-major order: neox, where a q or k row mixes
+// rotation and pass-through units. Measured on the H200 (results/NOTES.md, session 9): neox
+// partial rotary 4-21 % faster (16-bit and fp8 caches, 16k-65k tokens); gpt-j partial rotary,
+// whose rotation unit is one chunk and cheap, went either way (-17 to +7 %), so it stays
+// row-major; without pass-through units the two orders are the same.
+inline bool role_major_units(const RopeKvArgs& a, const WorkPlan& p) {
+  return a.style == RopeStyle::neox && (p.q_pass > 0 || p.k_pass > 0);
+}
+
+RoleMajorSplit make_role_major_split(const RopeKvArgs& a, const WorkPlan& p);
 
 // True when a plan's k pass-through and v rows have even unit counts (two chunks per unit fit).
 inline bool copies_pair_up(const WorkPlan& p) {

@@ -609,6 +609,70 @@ TEST(FusedWorkPlan, PartialRotaryPassThroughOnlyWhereCopied) {
   expect_plan(make_fused_plan(a, 8), 4, 8, 4, 8, 16, 96, 120, 152);
 }
 
+// Divides every index of a segment of `count` heads x `per_head` units back into (head, unit).
+void expect_divider_splits(const FastDivmod& d, int count, int per_head) {
+  ASSERT_EQ(d.divisor, static_cast<std::uint32_t>(per_head));
+  for (int i = 0; i < count * per_head; ++i) {
+    std::uint32_t h, w;
+    d.divmod(static_cast<std::uint32_t>(i), h, w);
+    EXPECT_EQ(h * per_head + w, static_cast<std::uint32_t>(i));
+    EXPECT_LT(w, static_cast<std::uint32_t>(per_head));
+  }
+}
+
+TEST(FusedWorkPlan, RoleMajorSplitPutsEachRoleInOneSegment) {
+  // 8x2x128, R = 64, with query_out: [q rotation 8 x 4][q pass 8 x 8][k rotation 2 x 4]
+  // [k pass 2 x 8][v 2 x 16] = 32 | 96 | 104 | 120 | 152.
+  RopeKvArgs a = plan_args(8, 2, 128, 64);
+  int dummy = 0;
+  a.query_out.data = &dummy;
+  const WorkPlan p = make_fused_plan(a, 8);
+  const RoleMajorSplit split = make_role_major_split(a, p);
+  EXPECT_EQ(split.q_rot_end, 32);
+  EXPECT_EQ(p.q_end, 96);
+  EXPECT_EQ(split.k_rot_end, 104);
+  EXPECT_EQ(p.k_end, 120);
+  EXPECT_EQ(p.units_per_token, 152);
+  expect_divider_splits(split.per_q_rot, 8, 4);
+  expect_divider_splits(split.per_q_pass, 8, 8);
+  expect_divider_splits(split.per_k_rot, 2, 4);
+  expect_divider_splits(split.per_k_pass, 2, 8);
+  // Full rotary: no pass-through segments; their dividers stay unusable (divisor 0).
+  const RopeKvArgs full = plan_args(8, 2, 128, 128);
+  const WorkPlan pf = make_fused_plan(full, 8);
+  const RoleMajorSplit sf = make_role_major_split(full, pf);
+  EXPECT_EQ(sf.q_rot_end, pf.q_end);
+  EXPECT_EQ(sf.k_rot_end, pf.k_end);
+  EXPECT_EQ(sf.per_q_pass.divisor, 0u);
+  EXPECT_EQ(sf.per_k_pass.divisor, 0u);
+}
+
+TEST(FusedWorkPlan, RoleMajorOnlyForNeoxRowsThatMixRoles) {
+  for (int rot : {64, 32, 128}) {
+    RopeKvArgs a = plan_args(32, 8, 128, rot);
+    const bool partial = rot < 128;
+    EXPECT_EQ(role_major_units(a, make_fused_plan(a, 8)), partial) << "neox rot " << rot;
+    a.style = RopeStyle::gptj;  // measured either way on the H200: stays row-major
+    EXPECT_FALSE(role_major_units(a, make_fused_plan(a, 8))) << "gptj rot " << rot;
+  }
+  // Partial rotary in place without a cache: no pass-through units, so nothing mixes.
+  RopeKvArgs rope_only = plan_args(32, 8, 128, 64);
+  rope_only.slot_mapping = nullptr;
+  EXPECT_FALSE(role_major_units(rope_only, make_fused_plan(rope_only, 8)));
+  // ... but a separate query_out gives q rows pass-through units.
+  int dummy = 0;
+  rope_only.query_out.data = &dummy;
+  EXPECT_TRUE(role_major_units(rope_only, make_fused_plan(rope_only, 8)));
+  // MLA neox with rot = 32 of k_pe's 64: k rows mix.
+  RopeKvArgs mla = plan_args(16, 1, 192, 32);
+  mla.k_head_size = 64;
+  mla.v_head_size = 512;
+  mla.q_rot_offset = 128;
+  EXPECT_TRUE(role_major_units(mla, make_fused_plan(mla, 8)));
+  mla.rot_dim = 64;
+  EXPECT_FALSE(role_major_units(mla, make_fused_plan(mla, 8)));
+}
+
 TEST(FusedWorkPlan, CacheOnlyKeepsKeyUnitsForTheCache) {
   RopeKvArgs a = plan_args(8, 2, 128, 128);
   a.write_back_key = false;
