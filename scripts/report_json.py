@@ -1,7 +1,10 @@
 """Reading a rope-kv-bench report (docs/report.md) from the scripts beside this file, with the
-one-line refusal they all share: `PROG: PATH: why` on stderr and exit 2."""
+one-line refusal they all share: `PROG: PATH: why` on stderr and exit 2. A gzip-compressed report
+(how large ones are committed under results/) is read as it is, recognised by its magic bytes."""
+import gzip
 import json
 import sys
+import zlib
 
 
 def fail_input(prog, path, why):
@@ -13,8 +16,13 @@ def load_report(prog, path):
     """The report as a dict with a `cases` list; refuses unreadable files, non-JSON and anything
     that is not a rope-kv-bench report."""
     try:
-        with open(path, encoding="utf-8") as f:
-            report = json.load(f)
+        with open(path, "rb") as f:
+            data = f.read()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        report = json.loads(data.decode("utf-8"))
+    except (gzip.BadGzipFile, EOFError, zlib.error) as e:
+        fail_input(prog, path, f"not a readable gzip file ({e})")
     except OSError as e:
         fail_input(prog, path, e.strerror or str(e))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:

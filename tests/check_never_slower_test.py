@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """scripts/check_never_slower.py on a committed H200 report and on copies of it spoiled in one
 way each: a lower bound below 1.0, a validation that did not pass, an unreadable input."""
+import gzip
 import json
 import os
 import subprocess
@@ -45,10 +46,20 @@ code, out, err = run(REPORT, slow_path)
 check(code == 1 and out.strip().splitlines()[-1] == f"{2 * n - 2} of {2 * n} cases have lo >= 1.0",
       out)
 
+# A gzip-compressed report (how big ones are committed) reads as the report itself.
+zipped = os.path.join(tmp, "slow.json.gz")
+with open(slow_path, "rb") as f, gzip.open(zipped, "wb") as z:
+    z.write(f.read())
+check(run(zipped) == run(slow_path), "a gzip report reads as the report itself")
+truncated = os.path.join(tmp, "truncated.json.gz")
+with open(zipped, "rb") as f, open(truncated, "wb") as t:
+    t.write(f.read()[:40])
+
 bad = os.path.join(tmp, "bad.json")
 with open(bad, "w") as f:
     f.write("{ not json")
 for path, why in [(bad, "not JSON"), (os.path.join(tmp, "none.json"), "No such file"),
+                  (truncated, "not a readable gzip file"),
                   (os.path.join(SOURCE, "configs", "seed-table.json"), "not a rope-kv-bench report")]:
     code, out, err = run(REPORT, path)
     check(code == 2 and out == "" and len(err.splitlines()) == 1 and why in err, f"{path}: {err}")
