@@ -228,7 +228,11 @@ TEST(CommittedConfigs, FullMatrixCoversTheValidationMatrix) {
   for (const char* text : {"slots=padded", "slots=all_invalid", "slots=rope_only", "scale=head",
                            "qout=separate", "kout=cache_only", "cs=fp32", "|hbs|", "|packed_sbh|",
                            "fp32|", "mla:16|neox", "mla:16|gptj", "fp8_e5m2", "32x1x128", "8x8x256",
-                           "32x8x80|gptj|packed_hnd|N=16384|rot=40", "bs=64"})
+                           "32x8x80|gptj|packed_hnd|N=16384|rot=40", "bs=64",
+                           // role-major units: q pass-through segment and MLA, flat and strided
+                           "32x8x128|neox|nhd|N=4099|rot=64|qout=separate",
+                           "fp8_e4m3|32x8x128|neox|nhd|N=4099|rot=32|qout=separate",
+                           "mla:16|neox|nhd|N=4099|rot=32", "mla:128|neox|nhd|N=7|rot=32"})
     EXPECT_TRUE(has(text)) << text;
 }
 
