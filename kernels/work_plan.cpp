@@ -78,12 +78,11 @@ WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks) {
   p.q_end = std::int64_t{a.num_q_heads} * p.q_units;
   p.k_end = p.q_end + std::int64_t{a.num_kv_heads} * p.k_units;
   p.units_per_token = p.k_end + std::int64_t{a.num_kv_heads} * p.v_units;
-  const auto divider = unit_divider;
-  p.per_token = divider(p.units_per_token);
-  p.per_q_row = divider(p.q_units);
-  p.per_k_row = divider(p.k_units);
-  p.per_v_row = divider(p.v_units);
-  p.per_block = divider(a.block_size);
+  p.per_token = unit_divider(p.units_per_token);
+  p.per_q_row = unit_divider(p.q_units);
+  p.per_k_row = unit_divider(p.k_units);
+  p.per_v_row = unit_divider(p.v_units);
+  p.per_block = unit_divider(a.block_size);
   return p;
 }
 

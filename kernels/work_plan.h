@@ -69,9 +69,9 @@ inline bool wide_copy_units(const RopeKvArgs& a, const WorkPlan& one_chunk) {
 
 // Whether the fused kernel takes its units in role-major order: neox, where a q or k row mixes
 // rotation and pass-through units. Measured on the H200 (results/NOTES.md, session 9): neox
-// partial rotary 4-21 % faster (16-bit and fp8 caches, 16k-65k tokens); gpt-j partial rotary,
-// whose rotation unit is one chunk and cheap, went either way (-17 to +7 %), so it stays
-// row-major; without pass-through units the two orders are the same.
+// partial rotary 2-10 % faster with 16-bit caches, 6-22 % with fp8 (16k-65k tokens). Gpt-j
+// partial rotary, whose rotation unit is one chunk and cheap, went either way (-17 to +7 %), so
+// it stays row-major. Without pass-through units the two orders are the same.
 inline bool role_major_units(const RopeKvArgs& a, const WorkPlan& p) {
   return a.style == RopeStyle::neox && (p.q_pass > 0 || p.k_pass > 0);
 }
