@@ -282,5 +282,29 @@ TEST(CommittedConfigs, DecodePrefillAndSmokeLoadWithTheirModes) {
     EXPECT_LE(c.tokens, 16);
 }
 
+// The partial-rotary A/B config: every case has a pass-through window (rot below the head size)
+// apart from the full-rotary canaries, and both styles and cache kinds meet each head shape.
+TEST(CommittedConfigs, KernelAbPartialTimesPartialRotaryWithCanaries) {
+  const SweepConfig cfg = load_ok(config_path("kernel-ab-partial.json"));
+  EXPECT_EQ(cfg.timing.modes, std::vector<TimingMode>{TimingMode::cold});
+  const SweepPlan p = plan_sweep(cfg.axes, cfg.extra_cases);
+  EXPECT_TRUE(p.dropped.empty());
+  EXPECT_EQ(p.cases.size(), 6u * 2 * 2 + 3 * 2 * 2 + 2 * 2 * 3 + 2 * 2 + 2 * 2 * 2);
+  int canaries = 0;
+  std::set<std::string> shapes;
+  for (const CaseSpec& c : p.cases) {
+    EXPECT_GE(c.tokens, 2048) << c.id();
+    if (c.id().find("|rot=") == std::string::npos) {
+      ++canaries;
+      continue;
+    }
+    shapes.insert(c.id().substr(0, c.id().find("|N=")));
+  }
+  EXPECT_EQ(canaries, 8);
+  for (const char* shape : {"bf16|auto|16x2x256|neox|nhd", "bf16|fp8_e4m3|16x2x256|gptj|nhd",
+                            "bf16|auto|mla:128|neox|nhd", "bf16|fp8_e4m3|mla:16|gptj|nhd"})
+    EXPECT_EQ(shapes.count(shape), 1u) << shape;
+}
+
 }  // namespace
 }  // namespace rkv
