@@ -264,8 +264,8 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
           constexpr CacheDType C = decltype(cache)::value;
           constexpr int V = decltype(v)::value;
           constexpr bool N = decltype(neox)::value;
-          // Role-major units where a neox row mixes rotation and pass-through units
-          // (role_major_units, work_plan.h); row-major everywhere else.
+          // Role-major units where a row mixes rotation and pass-through units and the order
+          // pays (role_major_units, work_plan.h); row-major everywhere else.
           auto launch = [&](auto roles) -> cudaError_t {
             constexpr bool R = decltype(roles)::value;
             std::int64_t resident = 0;  // 0: always the flat grid
@@ -309,7 +309,9 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                                  static_cast<unsigned>(blocks), kFusedThreads, stream, pdl, a, plan,
                                  total, split);
           };
-          if constexpr (N)
+          // Only the instantiations role_major_units can pick exist: gpt-j's with auto caches do
+          // not.
+          if constexpr (N || C != CacheDType::auto_)
             if (role_major_units(a, plan)) return launch(std::true_type{});
           return launch(std::false_type{});
         });

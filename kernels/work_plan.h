@@ -67,13 +67,19 @@ inline bool wide_copy_units(const RopeKvArgs& a, const WorkPlan& one_chunk) {
   return 4 * copies >= one_chunk.units_per_token;
 }
 
-// Whether the fused kernel takes its units in role-major order: neox, where a q or k row mixes
-// rotation and pass-through units. Measured on the H200 (results/NOTES.md, session 9): neox
-// partial rotary 2-10 % faster with 16-bit caches, 6-22 % with fp8 (16k-65k tokens). Gpt-j
-// partial rotary, whose rotation unit is one chunk and cheap, went either way (-17 to +7 %), so
-// it stays row-major. Without pass-through units the two orders are the same.
+// Whether the fused kernel takes its units in role-major order: where a q or k row mixes rotation
+// and pass-through units, for neox always and for gpt-j with an fp8 cache outside MLA. Measured
+// on the H200 (results/NOTES.md, sessions 9 and 10): neox partial rotary 2-10 % faster with 16-bit
+// caches, 6-22 % with fp8; gpt-j with fp8 1.9-17 % faster at 16k-65k tokens (32x32x128 the 17 %),
+// where the per-element quotient makes the rotation's warps long. Gpt-j with 16-bit caches, whose
+// rotation unit is one cheap chunk, went either way (-17 to +7 %), and MLA gpt-j with fp8 gained
+// nothing (mla:16 up to 2 % slower), so those stay row-major. Without pass-through units the two
+// orders are the same.
 inline bool role_major_units(const RopeKvArgs& a, const WorkPlan& p) {
-  return a.style == RopeStyle::neox && (p.q_pass > 0 || p.k_pass > 0);
+  const bool mla = a.v_head_size > a.k_head_size;
+  const bool order_pays =
+      a.style == RopeStyle::neox || (a.cache_dtype != CacheDType::auto_ && !mla);
+  return order_pays && (p.q_pass > 0 || p.k_pass > 0);
 }
 
 RoleMajorSplit make_role_major_split(const RopeKvArgs& a, const WorkPlan& p);

@@ -647,13 +647,17 @@ TEST(FusedWorkPlan, RoleMajorSplitPutsEachRoleInOneSegment) {
   EXPECT_EQ(sf.per_k_pass.divisor, 0u);
 }
 
-TEST(FusedWorkPlan, RoleMajorOnlyForNeoxRowsThatMixRoles) {
+TEST(FusedWorkPlan, RoleMajorForNeoxAndFp8GptjRowsThatMixRoles) {
   for (int rot : {64, 32, 128}) {
     RopeKvArgs a = plan_args(32, 8, 128, rot);
     const bool partial = rot < 128;
     EXPECT_EQ(role_major_units(a, make_fused_plan(a, 8)), partial) << "neox rot " << rot;
-    a.style = RopeStyle::gptj;  // measured either way on the H200: stays row-major
+    a.style = RopeStyle::gptj;  // 16-bit cache: measured either way on the H200, stays row-major
     EXPECT_FALSE(role_major_units(a, make_fused_plan(a, 8))) << "gptj rot " << rot;
+    for (CacheDType fp8 : {CacheDType::fp8_e4m3, CacheDType::fp8_e5m2}) {
+      a.cache_dtype = fp8;  // the quotient makes gpt-j's rotation warps long: role-major pays
+      EXPECT_EQ(role_major_units(a, make_fused_plan(a, 8)), partial) << "gptj fp8 rot " << rot;
+    }
   }
   // Partial rotary in place without a cache: no pass-through units, so nothing mixes.
   RopeKvArgs rope_only = plan_args(32, 8, 128, 64);
@@ -668,6 +672,13 @@ TEST(FusedWorkPlan, RoleMajorOnlyForNeoxRowsThatMixRoles) {
   mla.k_head_size = 64;
   mla.v_head_size = 512;
   mla.q_rot_offset = 128;
+  EXPECT_TRUE(role_major_units(mla, make_fused_plan(mla, 8)));
+  // MLA gpt-j stays row-major with either cache (fp8 gained nothing there).
+  mla.style = RopeStyle::gptj;
+  EXPECT_FALSE(role_major_units(mla, make_fused_plan(mla, 8)));
+  mla.cache_dtype = CacheDType::fp8_e4m3;
+  EXPECT_FALSE(role_major_units(mla, make_fused_plan(mla, 8)));
+  mla.style = RopeStyle::neox;
   EXPECT_TRUE(role_major_units(mla, make_fused_plan(mla, 8)));
   mla.rot_dim = 64;
   EXPECT_FALSE(role_major_units(mla, make_fused_plan(mla, 8)));
