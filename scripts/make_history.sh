@@ -17,7 +17,8 @@ out=results/h200
 [[ -x $bin ]] || { echo "make_history: $bin not found; build first (cmake --build $build)" >&2; exit 4; }
 command -v sqlite3 >/dev/null || { echo "make_history: the sqlite3 command is missing (scripts/install-deps.sh)" >&2; exit 4; }
 
-reports=()
+reports=() unpacked=()
+trap 'rm -f "${unpacked[@]}"' EXIT
 # The seed table after the src/ move (v5), kernel v6's three seed runs (one fresh machine each)
 # and its decode run, wave3's three fresh seed runs and the PDL run, wave5's three ten-pass seed
 # runs (the stride-resonance fix), wave6's three (the input refresh); the validate-only matrices, the 864-case never-slower surveys
@@ -25,16 +26,26 @@ reports=()
 # archive).
 for f in "$out"/experiments/v1-*.json "$out"/experiments/v4-*.json "$out"/experiments/v5-*.json \
   "$out"/*.json "$out"/house/seed-table.json "$out"/wave2/seed-table-run*.json \
-  "$out"/wave2/noise.json "$out"/wave3/seed-table-fresh*.json "$out"/wave3/pdl/pdl.json \
+  "$out"/wave2/noise.json.gz "$out"/wave3/seed-table-fresh*.json "$out"/wave3/pdl/pdl.json \
   "$out"/wave5/seed-table-fresh*.json "$out"/wave6/seed/seed-table-fresh*.json; do
   [[ -f $f ]] || continue
+  if [[ $f == *.gz ]]; then
+    # Kept gzipped for size (a device call copies the whole tree); `history add` reads plain JSON
+    # and records the path it was given, so it gets the file unpacked beside its .gz, under the
+    # name it had before it was packed, removed again on exit.
+    plain=${f%.gz}
+    [[ -e $plain ]] && { echo "make_history: both $f and $plain exist; remove one" >&2; exit 4; }
+    gzip -dc "$f" >"$plain"
+    unpacked+=("$plain")
+    f=$plain
+  fi
   grep -q '"schema_version"' "$f" || continue  # Google Benchmark / GoogleTest output
   reports+=("$f")
 done
 ((${#reports[@]} > 0)) || { echo "make_history: no reports under $out" >&2; exit 4; }
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "${unpacked[@]}"' EXIT
 "$bin" history add --db "$tmp/built.sqlite" "${reports[@]}" >"$tmp/add.log"
 # .dump leaves out the header fields that mark the file as a rope-kv-bench history; append them.
 {
