@@ -11,6 +11,7 @@
 #include <set>
 
 #include "plan/sweep_plan.h"
+#include "plan/token_modes.h"
 
 #ifndef RKV_SOURCE_DIR
 #error "RKV_SOURCE_DIR must name the repository root (CMake defines it)"
@@ -304,6 +305,27 @@ TEST(CommittedConfigs, KernelAbPartialTimesPartialRotaryWithCanaries) {
   for (const char* shape : {"bf16|auto|16x2x256|neox|nhd", "bf16|fp8_e4m3|16x2x256|gptj|nhd",
                             "bf16|auto|mla:128|neox|nhd", "bf16|fp8_e4m3|mla:16|gptj|nhd"})
     EXPECT_EQ(shapes.count(shape), 1u) << shape;
+}
+
+// The one-kv-head A/B config: every rot = 32 case has a single kv head (MQA or MLA), decode sizes
+// are timed in graph mode and prefill sizes cold, and the four GQA canaries have several kv heads.
+TEST(CommittedConfigs, KernelAbOneKvTimesSingleKvHeadShapesAtEveryTokenCount) {
+  const SweepConfig cfg = load_ok(config_path("kernel-ab-onekv.json"));
+  const SweepPlan p = plan_sweep(cfg.axes, cfg.extra_cases);
+  EXPECT_TRUE(p.dropped.empty());
+  EXPECT_EQ(p.cases.size(), 3u * 2 * 2 * 6 + 4);
+  int canaries = 0;
+  for (const CaseSpec& c : p.cases) {
+    const std::vector<TimingMode> expected{c.tokens < 2048 ? TimingMode::graph : TimingMode::cold};
+    EXPECT_EQ(modes_for_tokens(cfg.timing, c.tokens), expected) << c.id();
+    if (c.heads.kv_heads() > 1) {
+      ++canaries;
+      EXPECT_EQ(c.rot_dim, 64) << c.id();
+    } else {
+      EXPECT_EQ(c.rot_dim, 32) << c.id();
+    }
+  }
+  EXPECT_EQ(canaries, 4);
 }
 
 }  // namespace
