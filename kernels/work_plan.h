@@ -54,6 +54,11 @@ inline int rotation_units(const RopeKvArgs& a, int vec) {
 // so a warp's loads stay contiguous; needs copies_pair_up() of the one-chunk plan.
 WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks = 1);
 
+// MLA's layout: V's rows (the 512-wide latent) wider than K's (the 64-wide k_pe).
+inline bool mla_layout(const RopeKvArgs& a) {
+  return a.v_head_size > a.k_head_size;
+}
+
 // Whether the strided grid's copy units move two chunks each (rope_kv_fused_wide_kernel), given
 // the one-chunk plan: where V's rows are wider than K's (MLA's 512-wide latent), rotary is full,
 // and copies are at least a quarter of a token's units. Measured on the H200 (results/NOTES.md,
@@ -62,7 +67,7 @@ WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks = 1);
 // (a gain at every token count): neox pairs gained 5-7 % at 16k-65k tokens but nothing at 2048,
 // gpt-j pairs lost. Also needs copies_pair_up() of the plan.
 inline bool wide_copy_units(const RopeKvArgs& a, const WorkPlan& one_chunk) {
-  if (a.v_head_size <= a.k_head_size || a.rot_dim < a.k_head_size) return false;
+  if (!mla_layout(a) || a.rot_dim < a.k_head_size) return false;
   const std::int64_t copies = std::int64_t{a.num_kv_heads} * (one_chunk.k_pass + one_chunk.v_units);
   return 4 * copies >= one_chunk.units_per_token;
 }
@@ -76,9 +81,8 @@ inline bool wide_copy_units(const RopeKvArgs& a, const WorkPlan& one_chunk) {
 // nothing (mla:16 up to 2 % slower), so those stay row-major. Without pass-through units the two
 // orders are the same.
 inline bool role_major_units(const RopeKvArgs& a, const WorkPlan& p) {
-  const bool mla = a.v_head_size > a.k_head_size;
   const bool order_pays =
-      a.style == RopeStyle::neox || (a.cache_dtype != CacheDType::auto_ && !mla);
+      a.style == RopeStyle::neox || (a.cache_dtype != CacheDType::auto_ && !mla_layout(a));
   return order_pays && (p.q_pass > 0 || p.k_pass > 0);
 }
 

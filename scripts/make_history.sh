@@ -18,7 +18,8 @@ out=results/h200
 command -v sqlite3 >/dev/null || { echo "make_history: the sqlite3 command is missing (scripts/install-deps.sh)" >&2; exit 4; }
 
 reports=() unpacked=()
-trap 'rm -f "${unpacked[@]}"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "${unpacked[@]}"' EXIT
 # The seed table after the src/ move (v5), kernel v6's three seed runs (one fresh machine each)
 # and its decode run, wave3's three fresh seed runs and the PDL run, wave5's three ten-pass seed
 # runs (the stride-resonance fix), wave6's three (the input refresh); the validate-only matrices, the 864-case never-slower surveys
@@ -44,8 +45,6 @@ for f in "$out"/experiments/v1-*.json "$out"/experiments/v4-*.json "$out"/experi
 done
 ((${#reports[@]} > 0)) || { echo "make_history: no reports under $out" >&2; exit 4; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp" "${unpacked[@]}"' EXIT
 "$bin" history add --db "$tmp/built.sqlite" "${reports[@]}" >"$tmp/add.log"
 # .dump leaves out the header fields that mark the file as a rope-kv-bench history; append them.
 {
