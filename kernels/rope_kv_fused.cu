@@ -65,7 +65,42 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
   // The plan's dividers when the index space allows them (below 2^31: the common case).
   std::int64_t t;
   int u;
-  if (total_units <= 0x7fffffffLL) {
+  if constexpr (ROLES) {
+    if (split.padded_units_per_token > 0) {
+      // Warp-aligned segments: the padded index, then the compact one; gaps idle.
+      if (total_units <= 0x7fffffffLL) {
+        std::uint32_t tq, ur;
+        split.per_padded_token.divmod(static_cast<std::uint32_t>(gid), tq, ur);
+        t = tq;
+        u = static_cast<int>(ur);
+      } else {
+        t = gid / split.padded_units_per_token;
+        u = static_cast<int>(gid - t * split.padded_units_per_token);
+      }
+      // The segment holding u (constant indices only: an indexed parameter array would be
+      // copied to the stack), and the units of the segments before it.
+      int start = 0, len = split.seg_len[0], compact = 0;
+#pragma unroll
+      for (int i = 1; i < 5; ++i) {
+        if (u >= split.seg_start[i]) {
+          compact += split.seg_len[i - 1];
+          start = split.seg_start[i];
+          len = split.seg_len[i];
+        }
+      }
+      const int in_seg = u - start;
+      if (in_seg >= len) return;  // a gap: no unit
+      u = compact + in_seg;
+    } else if (total_units <= 0x7fffffffLL) {
+      std::uint32_t tq, ur;
+      p.per_token.divmod(static_cast<std::uint32_t>(gid), tq, ur);
+      t = tq;
+      u = static_cast<int>(ur);
+    } else {
+      t = gid / p.units_per_token;
+      u = static_cast<int>(gid - t * p.units_per_token);
+    }
+  } else if (total_units <= 0x7fffffffLL) {
     std::uint32_t tq, ur;
     p.per_token.divmod(static_cast<std::uint32_t>(gid), tq, ur);
     t = tq;
@@ -219,15 +254,17 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a,
 // latent makes copies a large share of the units, two independent loads in flight per thread
 // instead of one (mla:16 4-15 % slower without it at 2k-65k tokens; where it is used:
 // wide_copy_units, work_plan.h; results/NOTES.md, sessions 7 and 8).
-template <typename T, CacheDType C, int VEC, bool NEOX>
+// Also in role-major order (ROLES) where copies dominate (role_major_copies_dominate).
+template <typename T, CacheDType C, int VEC, bool NEOX, bool ROLES>
 __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_wide_kernel(const RopeKvArgs a,
                                                                   const WorkPlan p,
-                                                                  const std::int64_t total_units) {
+                                                                  const std::int64_t total_units,
+                                                                  const RoleMajorSplit split) {
   allow_dependent_grid_launch();
   const std::int64_t stride = std::int64_t{gridDim.x} * kFusedThreads;
   for (std::int64_t gid = std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x; gid < total_units;
        gid += stride)
-    fused_unit<T, C, VEC, NEOX, false, 2>(a, p, RoleMajorSplit{}, total_units, gid);
+    fused_unit<T, C, VEC, NEOX, ROLES, 2>(a, p, split, total_units, gid);
 }
 
 // CTAs of `kernel` that fit on one SM at once; 0 if the runtime cannot say.
@@ -268,6 +305,13 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
           // pays (role_major_units, work_plan.h); row-major everywhere else.
           auto launch = [&](auto roles) -> cudaError_t {
             constexpr bool R = decltype(roles)::value;
+            // Role-major with warp-aligned segments runs over the padded units.
+            const std::int64_t unit_count = R && split.padded_units_per_token > 0
+                                                ? split.padded_units_per_token
+                                                : plan.units_per_token;
+            const std::int64_t total = a.num_tokens * unit_count;
+            const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
+            if (blocks > std::numeric_limits<int>::max()) return cudaErrorInvalidConfiguration;
             std::int64_t resident = 0;  // 0: always the flat grid
             if constexpr (C == CacheDType::auto_) {
               static const int per_sm =
@@ -276,28 +320,35 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
               if (per_sm > 0 && cudaGetDevice(&device) == cudaSuccess &&
                   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) ==
                       cudaSuccess)
-                resident = strided_grid_ctas(std::int64_t{sms} * per_sm, plan.units_per_token,
-                                             kFusedThreads);
+                resident = strided_grid_ctas(std::int64_t{sms} * per_sm, unit_count, kFusedThreads);
             }
             const bool pdl = a.programmatic_dependent_launch;
-            if constexpr (C == CacheDType::auto_ && !R) {
-              // Two chunks per copy unit, on the strided grid only (large N).
-              if (resident > 0 && blocks > resident && wide_copy_units(a, plan) &&
-                  copies_pair_up(plan)) {
+            if constexpr (C == CacheDType::auto_) {
+              // Two chunks per copy unit, on the strided grid only (large N); in role-major
+              // order where copies dominate.
+              const bool wide_pays =
+                  R ? role_major_copies_dominate(a, plan) : wide_copy_units(a, plan);
+              if (resident > 0 && blocks > resident && wide_pays && copies_pair_up(plan)) {
                 const WorkPlan wide = make_fused_plan(a, vec, 2);
                 static const int wide_per_sm =
-                    resident_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N>);
+                    resident_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N, R>);
                 int device = 0, sms = 0;
                 if (wide_per_sm > 0 && cudaGetDevice(&device) == cudaSuccess &&
                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) ==
                         cudaSuccess) {
-                  const std::int64_t wide_total = a.num_tokens * wide.units_per_token;
-                  const std::int64_t wide_ctas = strided_grid_ctas(
-                      std::int64_t{sms} * wide_per_sm, wide.units_per_token, kFusedThreads);
+                  // The two-chunk plan has its own segments, which may be padded to warps
+                  // where the one-chunk plan's are not (and the other way round): its own count.
+                  const RoleMajorSplit wide_split = make_role_major_split(a, wide);
+                  const std::int64_t wide_units = R && wide_split.padded_units_per_token > 0
+                                                      ? wide_split.padded_units_per_token
+                                                      : wide.units_per_token;
+                  const std::int64_t wide_total = a.num_tokens * wide_units;
+                  const std::int64_t wide_ctas =
+                      strided_grid_ctas(std::int64_t{sms} * wide_per_sm, wide_units, kFusedThreads);
                   if ((wide_total + kFusedThreads - 1) / kFusedThreads > wide_ctas)
-                    return launch_kernel(rope_kv_fused_wide_kernel<T, C, V, N>,
+                    return launch_kernel(rope_kv_fused_wide_kernel<T, C, V, N, R>,
                                          static_cast<unsigned>(wide_ctas), kFusedThreads, stream,
-                                         pdl, a, wide, wide_total);
+                                         pdl, a, wide, wide_total, wide_split);
                 }
               }
             }

@@ -94,6 +94,22 @@ RoleMajorSplit make_role_major_split(const RopeKvArgs& a, const WorkPlan& p) {
   r.per_q_pass = unit_divider(p.q_pass);
   r.per_k_rot = unit_divider(p.k_rot);
   r.per_k_pass = unit_divider(p.k_pass);
+  // Warp-aligned segments where a token's units are not whole warps (every token boundary then
+  // falls inside a warp, whose lanes mix one token's v copies with the next one's q rotations)
+  // and padding costs at most a quarter more threads.
+  const std::int64_t lens[5] = {r.q_rot_end, p.q_end - r.q_rot_end, r.k_rot_end - p.q_end,
+                                p.k_end - r.k_rot_end, p.units_per_token - p.k_end};
+  std::int64_t padded = 0;
+  for (int i = 0; i < 5; ++i) {
+    r.seg_start[i] = static_cast<int>(padded);
+    r.seg_len[i] = static_cast<int>(lens[i]);
+    padded += (lens[i] + 31) / 32 * 32;
+  }
+  if (p.units_per_token % 32 != 0 && padded > p.units_per_token &&
+      4 * padded <= 5 * p.units_per_token) {
+    r.padded_units_per_token = padded;
+    r.per_padded_token = unit_divider(padded);
+  }
   return r;
 }
 

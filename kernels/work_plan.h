@@ -38,6 +38,14 @@ struct WorkPlan {
 struct RoleMajorSplit {
   std::int64_t q_rot_end = 0, k_rot_end = 0;
   FastDivmod per_q_rot, per_q_pass, per_k_rot, per_k_pass;
+  // Where a token's units are not whole warps, each of the five segments starts on a warp
+  // boundary (a multiple of 32 units) and tokens are padded to one, so that no warp holds two
+  // roles or two tokens; the gaps are idle lanes. 0: not padded (the compact order). Measured on
+  // the H200 (results/NOTES.md, sessions 10-11): 16x2x256 fp8 rot = 64 7 % faster, MLA 128 rot =
+  // 32 with fp8 at 2048 tokens 12 %, nothing more than 1.4 % slower.
+  std::int64_t padded_units_per_token = 0;
+  FastDivmod per_padded_token;
+  int seg_start[5] = {}, seg_len[5] = {};  // per segment: padded start, units
 };
 
 // True when any token can be written to the cache at all.
@@ -70,6 +78,15 @@ inline bool wide_copy_units(const RopeKvArgs& a, const WorkPlan& one_chunk) {
   if (!mla_layout(a) || a.rot_dim < a.k_head_size) return false;
   const std::int64_t copies = std::int64_t{a.num_kv_heads} * (one_chunk.k_pass + one_chunk.v_units);
   return 4 * copies >= one_chunk.units_per_token;
+}
+
+// Two-chunk copy units in role-major order only where copy units are at least two thirds of a
+// token's units: 32x32x128 rot = 64 (75 % copies) and mla:16 rot = 32 (67 %) 5-6 % faster, while
+// 40x8x80 (33-50 %) lost 6-7 % when every role-major plan took them (results/NOTES.md, sessions
+// 10-11).
+inline bool role_major_copies_dominate(const RopeKvArgs& a, const WorkPlan& one_chunk) {
+  const std::int64_t copies = std::int64_t{a.num_kv_heads} * (one_chunk.k_pass + one_chunk.v_units);
+  return 3 * copies >= 2 * one_chunk.units_per_token;
 }
 
 // Whether the fused kernel takes its units in role-major order: where a q or k row mixes rotation

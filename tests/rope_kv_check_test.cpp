@@ -647,6 +647,30 @@ TEST(FusedWorkPlan, RoleMajorSplitPutsEachRoleInOneSegment) {
   EXPECT_EQ(sf.per_k_pass.divisor, 0u);
 }
 
+TEST(FusedWorkPlan, RoleMajorSegmentsStartOnWarpsWhereTokensWouldStraddleWarps) {
+  // 16x2x256, R = 64: q rotation 64, q pass 0, k rotation 8, k pass 48, v 64 = 184 units; padded
+  // to warps 64 + 0 + 32 + 64 + 64 = 224 (22 % more): taken.
+  RopeKvArgs a = plan_args(16, 2, 256, 64);
+  RoleMajorSplit s = make_role_major_split(a, make_fused_plan(a, 8));
+  EXPECT_EQ(s.padded_units_per_token, 224);
+  EXPECT_EQ(s.per_padded_token.divisor, 224u);
+  const int starts[5] = {0, 64, 64, 96, 160}, lens[5] = {64, 0, 8, 48, 64};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(s.seg_start[i], starts[i]) << i;
+    EXPECT_EQ(s.seg_len[i], lens[i]) << i;
+  }
+  // 32x8x128, R = 64: 128 + 0 + 32 + 64 + 128 units, already on warps: nothing to pad.
+  a = plan_args(32, 8, 128, 64);
+  EXPECT_EQ(make_role_major_split(a, make_fused_plan(a, 8)).padded_units_per_token, 0);
+  // 28x4x128, R = 64: 112 + 0 + 16 + 32 + 64 = 224 units, seven whole warps a token: the one warp
+  // that mixes holds rotations of q and of k, so padding to 256 would buy nothing.
+  a = plan_args(28, 4, 128, 64);
+  EXPECT_EQ(make_role_major_split(a, make_fused_plan(a, 8)).padded_units_per_token, 0);
+  // 8x1x64, R = 32: 16 + 0 + 2 + 4 + 8 = 30 units would take 128 threads: left compact.
+  a = plan_args(8, 1, 64, 32);
+  EXPECT_EQ(make_role_major_split(a, make_fused_plan(a, 8)).padded_units_per_token, 0);
+}
+
 TEST(FusedWorkPlan, RoleMajorForNeoxAndFp8GptjRowsThatMixRoles) {
   for (int rot : {64, 32, 128}) {
     RopeKvArgs a = plan_args(32, 8, 128, rot);
@@ -743,6 +767,25 @@ TEST(FusedWorkPlan, WideCopyUnitsOnlyWhereMlaCopiesAreAQuarterOfTheUnits) {
     a.style = RopeStyle::gptj;
     EXPECT_FALSE(wide_copy_units(a, make_fused_plan(a, 8)));
   }
+}
+
+TEST(FusedWorkPlan, RoleMajorTwoChunkCopiesOnlyWhereCopiesAreTwoThirdsOfTheUnits) {
+  // 32x32x128, R = 64: 128 q rotation, 32 x (4 + 8) k and 32 x 16 v units; copies 768 of 1024.
+  RopeKvArgs a = plan_args(32, 32, 128, 64);
+  EXPECT_TRUE(role_major_copies_dominate(a, make_fused_plan(a, 8)));
+  // 32x8x128, R = 64: copies 8 x (8 + 16) = 192 of 352 (55 %).
+  a = plan_args(32, 8, 128, 64);
+  EXPECT_FALSE(role_major_copies_dominate(a, make_fused_plan(a, 8)));
+  // MLA 16, R = 32: 16 x 2 q rotation, k_pe 2 + 4, kv_c 64: copies 68 of 102, exactly two thirds.
+  RopeKvArgs mla = plan_args(16, 1, 192, 32);
+  mla.k_head_size = 64;
+  mla.v_head_size = 512;
+  mla.q_rot_offset = 128;
+  EXPECT_EQ(make_fused_plan(mla, 8).units_per_token, 102);
+  EXPECT_TRUE(role_major_copies_dominate(mla, make_fused_plan(mla, 8)));
+  // MLA 128: 256 q rotation units against the same 68 copies.
+  mla.num_q_heads = 128;
+  EXPECT_FALSE(role_major_copies_dominate(mla, make_fused_plan(mla, 8)));
 }
 
 TEST(FusedWorkPlan, TwoChunksPerCopyUnitHalveOnlyTheCopies) {
