@@ -4,6 +4,10 @@
     scripts/ab_compare.py --base BASE.json [--base BASE-AGAIN.json] --exp EXP.json
                           [--subset IDS.txt] [--max-slower PCT] [--min-gain PCT] [--variant NAME]
 
+Each of BASE, BASE-AGAIN and EXP may be several reports of one run joined by commas (an A/B over
+several configs: scripts/device_run.sh ab writes one report per config); a case that two of them
+measured (configs overlap) counts with the geometric mean of its medians.
+
 Per case (id and mode) found in every report: the variant's median in the base runs (their
 geometric mean when the base ran twice, with the drift between the two), the experiment's, and
 the change in percent; the pair's change beside it, since a kernel change must not move the pair.
@@ -22,8 +26,22 @@ import sys
 from report_json import fail_input, load_report
 
 
-def load_medians(path, variant):
-    """{(id, mode): (variant median us, pair median us or None)} of one report."""
+def load_medians(paths, variant):
+    """{(id, mode): (variant median us, pair median us or None)} of one run: one report, or
+    several joined by commas."""
+    measured = {}
+    for path in paths.split(","):
+        for key, value in load_report_medians(path, variant).items():
+            measured.setdefault(key, []).append(value)
+    medians = {}
+    for key, values in measured.items():
+        pairs = [pair for _, pair in values]
+        medians[key] = (geomean([v for v, _ in values]),
+                        geomean(pairs) if all(pairs) else None)
+    return medians
+
+
+def load_report_medians(path, variant):
     cases = load_report("ab_compare", path)["cases"]
     medians = {}
     for case in cases:
@@ -44,6 +62,10 @@ def load_subset(path):
             return {line.strip() for line in f if line.strip() and not line.startswith("#")}
     except OSError as e:
         fail_input("ab_compare", path, e.strerror or str(e))
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
 def pct(new, old):

@@ -78,6 +78,32 @@ check("(not judged)" in out and "+2.0" in out, "unjudged cases marked, pair chan
 code, out, err = run("--base", REPORT, "--exp", mixed, "--min-gain", "6")
 check(code == 1, "the same report judged on every case has too little gain")
 
+# One run split over several reports (one per config), joined by commas: the same verdict and
+# cases as the whole report; a case measured twice in one run counts with the geometric mean.
+cut = rng.randrange(1, len(ids))
+
+
+def split(path, name):
+    with open(path) as f:
+        whole = json.load(f)
+    parts = []
+    for i, cases in enumerate((whole["cases"][:cut], whole["cases"][cut:])):
+        part = dict(whole, cases=cases)
+        parts.append(os.path.join(tmp, f"{name}-{i}.json"))
+        with open(parts[-1], "w") as f:
+            json.dump(part, f)
+    return ",".join(parts)
+
+
+code_whole, out_whole, _ = run("--base", REPORT, "--exp", mixed, "--subset", subset)
+code, out, err = run("--base", split(REPORT, "base"), "--exp", split(mixed, "mixed"), "--subset",
+                     subset)
+check(code == code_whole and out == out_whole, f"split reports judge as the whole: {code} {err}")
+slower_run = scaled("slower-run", lambda i: 1.1)  # the base run again, every case 10 % slower
+code, out, err = run("--base", REPORT + "," + slower_run, "--exp", slower_run)
+check(code == 1 and all("+4.9%" in line for line in out.splitlines()[1:len(ids) + 1]),
+      f"a case twice in one run: the geometric mean of both: {code} {out[:300]} {err}")
+
 # Inputs that are not reports: one line on stderr, exit 2.
 junk = os.path.join(tmp, "junk.json")
 with open(junk, "w") as f:
