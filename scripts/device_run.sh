@@ -10,7 +10,8 @@
 #             (SEED_TAG: default run1; one seed step per device call for runs on fresh machines;
 #             SEED_SAMPLES=1 adds --samples)
 #   sanitize  sanitizer.log (every tool's log, then summary)   ncu       ncu-summary.txt (fused,
-#             N=2048 and N=1, bf16|auto|32x8x128|neox|nhd)     gbench    gbench.json (ci-smoke)
+#             N=2048 and N=1, bf16|auto|32x8x128|neox|nhd; or NCU_CASES, ids separated by ';',
+#             and NCU_VARIANTS, e.g. "fused rope cache_write")   gbench    gbench.json (ci-smoke)
 #   decode    decode.json                                      prefill   prefill.json
 #   ab        ab.tar.gz: $BIN and every $BIN/exp-*/ build on configs/kernel-ab-*.json (AB_CONFIGS:
 #             which, default "prefill decode"; base runs again last unless AB_BASE_AGAIN=0)
@@ -44,7 +45,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
 if (($# == 0)) || [[ -z ${OUT:-} ]]; then
-  sed -n '2,43s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,44s/^# \{0,1\}//p' "$0" >&2
   exit 4
 fi
 bin=${BIN:-dist}
@@ -150,10 +151,12 @@ step_sanitize-edge() {
   return $rc
 }
 step_ncu() {
-  local rc=0 n
-  for n in 2048 1; do
-    timeout -k 10 "$limit" bash scripts/ncu.sh "bf16|auto|32x8x128|neox|nhd|N=$n" fused 3 "$scratch/ncu" \
-      "$bin/rope-kv-bench" || rc=1
+  local rc=0 c v cases=()
+  IFS=';' read -r -a cases <<<"${NCU_CASES:-bf16|auto|32x8x128|neox|nhd|N=2048;bf16|auto|32x8x128|neox|nhd|N=1}"
+  for c in "${cases[@]}"; do
+    for v in ${NCU_VARIANTS:-fused}; do
+      timeout -k 10 "$limit" bash scripts/ncu.sh "$c" "$v" 3 "$scratch/ncu" "$bin/rope-kv-bench" || rc=1
+    done
   done
   if compgen -G "$scratch/ncu/*.txt" >/dev/null; then
     cat "$scratch"/ncu/*.txt >"$OUT/ncu-summary.txt"
