@@ -52,6 +52,24 @@ __device__ __forceinline__ const void* cos_sin_row(const RopeKvArgs& a, std::int
          a.positions[t] * a.cos_sin_stride * (a.cos_sin_fp32 ? 4 : sizeof(T));
 }
 
+// Token t and unit u of work index gid, tokens of `units_per_token` units: the host's divider
+// while the index space allows it (below 2^31: the common case), 64-bit division beyond.
+__device__ __forceinline__ void token_and_unit(const std::int64_t gid,
+                                               const std::int64_t total_units,
+                                               const FastDivmod& per_token,
+                                               const std::int64_t units_per_token, std::int64_t& t,
+                                               int& u) {
+  if (total_units <= 0x7fffffffLL) {
+    std::uint32_t tq, ur;
+    per_token.divmod(static_cast<std::uint32_t>(gid), tq, ur);
+    t = tq;
+    u = static_cast<int>(ur);
+  } else {
+    t = gid / units_per_token;
+    u = static_cast<int>(gid - t * units_per_token);
+  }
+}
+
 // The work of unit `gid` (< total_units). Every path first reads what does not come from the
 // previous kernel in the stream (position and cos/sin entries, slot, scale), then waits for that
 // kernel (a no-op unless launched with PDL), then reads q/k/v and writes. Every path waits, so
@@ -62,21 +80,12 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
                                            const RoleMajorSplit& split,
                                            const std::int64_t total_units, const std::int64_t gid) {
   using CacheT = typename CacheElem<T, C>::type;
-  // The plan's dividers when the index space allows them (below 2^31: the common case).
   std::int64_t t;
   int u;
   if constexpr (ROLES) {
     if (split.padded_units_per_token > 0) {
       // Warp-aligned segments: the padded index, then the compact one; gaps idle.
-      if (total_units <= 0x7fffffffLL) {
-        std::uint32_t tq, ur;
-        split.per_padded_token.divmod(static_cast<std::uint32_t>(gid), tq, ur);
-        t = tq;
-        u = static_cast<int>(ur);
-      } else {
-        t = gid / split.padded_units_per_token;
-        u = static_cast<int>(gid - t * split.padded_units_per_token);
-      }
+      token_and_unit(gid, total_units, split.per_padded_token, split.padded_units_per_token, t, u);
       // The segment holding u (constant indices only: an indexed parameter array would be
       // copied to the stack), and the units of the segments before it.
       int start = 0, len = split.seg_len[0], compact = 0;
@@ -91,23 +100,11 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
       const int in_seg = u - start;
       if (in_seg >= len) return;  // a gap: no unit
       u = compact + in_seg;
-    } else if (total_units <= 0x7fffffffLL) {
-      std::uint32_t tq, ur;
-      p.per_token.divmod(static_cast<std::uint32_t>(gid), tq, ur);
-      t = tq;
-      u = static_cast<int>(ur);
     } else {
-      t = gid / p.units_per_token;
-      u = static_cast<int>(gid - t * p.units_per_token);
+      token_and_unit(gid, total_units, p.per_token, p.units_per_token, t, u);
     }
-  } else if (total_units <= 0x7fffffffLL) {
-    std::uint32_t tq, ur;
-    p.per_token.divmod(static_cast<std::uint32_t>(gid), tq, ur);
-    t = tq;
-    u = static_cast<int>(ur);
   } else {
-    t = gid / p.units_per_token;
-    u = static_cast<int>(gid - t * p.units_per_token);
+    token_and_unit(gid, total_units, p.per_token, p.units_per_token, t, u);
   }
 
   if (u < p.q_end) {
@@ -279,6 +276,17 @@ int resident_ctas_per_sm(Kernel kernel) {
   return per_sm;
 }
 
+// SMs of the current device; 0 if the runtime cannot say (then the grid stays flat).
+inline int current_sm_count() {
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return sms;
+}
+
 }  // namespace detail
 
 cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
@@ -288,10 +296,7 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
   const int vec = rope_kv_vector_elems(a);
   const WorkPlan plan = make_fused_plan(a, vec);
   const RoleMajorSplit split = make_role_major_split(a, plan);
-  const std::int64_t total = a.num_tokens * plan.units_per_token;
-  if (total == 0) return cudaSuccess;
-  const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
-  if (blocks > std::numeric_limits<int>::max()) return cudaErrorInvalidConfiguration;
+  if (plan.units_per_token == 0) return cudaSuccess;
 
   return dispatch_dtype(a.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -316,10 +321,8 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
             if constexpr (C == CacheDType::auto_) {
               static const int per_sm =
                   resident_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, R>);
-              int device = 0, sms = 0;
-              if (per_sm > 0 && cudaGetDevice(&device) == cudaSuccess &&
-                  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) ==
-                      cudaSuccess)
+              const int sms = per_sm > 0 ? current_sm_count() : 0;
+              if (sms > 0)
                 resident = strided_grid_ctas(std::int64_t{sms} * per_sm, unit_count, kFusedThreads);
             }
             const bool pdl = a.programmatic_dependent_launch;
@@ -332,10 +335,8 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                 const WorkPlan wide = make_fused_plan(a, vec, 2);
                 static const int wide_per_sm =
                     resident_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N, R>);
-                int device = 0, sms = 0;
-                if (wide_per_sm > 0 && cudaGetDevice(&device) == cudaSuccess &&
-                    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) ==
-                        cudaSuccess) {
+                const int sms = wide_per_sm > 0 ? current_sm_count() : 0;
+                if (sms > 0) {
                   // The two-chunk plan has its own segments, which may be padded to warps
                   // where the one-chunk plan's are not (and the other way round): its own count.
                   const RoleMajorSplit wide_split = make_role_major_split(a, wide);
