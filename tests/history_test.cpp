@@ -4,11 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "history/history_text.h"
+#include "history/sqlite_handle.h"
 #include "history/trend.h"
 #include "report_samples.h"
 #include "temp_paths.h"
@@ -54,6 +57,36 @@ TEST(History, AddingTheSameReportTwiceChangesNothing) {
   ASSERT_EQ(s.runs().size(), 1u);
   EXPECT_EQ(s.runs()[0].source, "a.json");
   EXPECT_EQ(s.cases().size(), 3u);
+}
+
+// Concurrent `history add`s on a new file: the switch to WAL needs the file to itself, and while
+// another connection holds the write lock SQLite refuses it at once, without the busy handler
+// (waiting could deadlock). The switch must wait for the lock instead of failing.
+TEST(History, WalSwitchWaitsForAnotherConnectionsWriteLock) {
+  const std::string db = fresh_db("wal-wait.sqlite");
+  SqliteConnection other(db, true);
+  other.exec("CREATE TABLE t(x)");
+  other.exec("BEGIN IMMEDIATE");
+  other.exec("INSERT INTO t VALUES (1)");
+  SqliteConnection opener(db, false);
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    other.exec("COMMIT");
+  });
+  std::string refusal;
+  try {
+    opener.ensure_wal();
+  } catch (const HistoryError& e) {
+    refusal = e.what();
+  }
+  release.join();
+  EXPECT_EQ(refusal, "");
+  SqliteStatement mode(opener, "PRAGMA journal_mode");
+  ASSERT_TRUE(mode.step());
+  EXPECT_EQ(mode.text(0), "wal");
+  SqliteStatement rows(opener, "SELECT count(*) FROM t");  // the other's write is kept
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.integer(0), 1);
 }
 
 TEST(History, RunsAreInCommitTimeOrderAndCasesKeepTheirNumbers) {

@@ -194,7 +194,7 @@ void HistoryStore::check_format(bool may_initialize) {
     if (!may_initialize) throw HistoryError(where + "empty, holds no history yet");
     // A new file. WAL first (it cannot change inside a transaction); concurrent creators then
     // race for the write lock and the losers find the tables made.
-    db_->exec("PRAGMA journal_mode=WAL");
+    db_->ensure_wal();
     SqliteTransaction t(*db_);
     std::tie(app, objects) = header_and_objects(*db_);  // again, now holding the write lock
     if (app == 0 && objects == 0)
@@ -215,7 +215,7 @@ void HistoryStore::check_format(bool may_initialize) {
                        std::to_string(kOldestHistoryFormat) + " to " +
                        std::to_string(kHistoryFormatVersion) + ")");
   if (version < kHistoryFormatVersion) upgrade_history(*db_);
-  if (may_initialize) db_->exec("PRAGMA journal_mode=WAL");  // a history re-imported from a dump
+  if (may_initialize) db_->ensure_wal();  // a history re-imported from a dump
 }
 
 AddOutcome HistoryStore::add(const Report& report, const std::string& source,

@@ -2,8 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 namespace rkv {
 
@@ -36,6 +38,29 @@ void SqliteConnection::fail(const std::string& doing) const {
 void SqliteConnection::exec(const std::string& sql) {
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK)
     fail("'" + sql.substr(0, sql.find_first_of("(\n")) + "'");
+}
+
+void SqliteConnection::ensure_wal() {
+  const auto mode = [&] {
+    SqliteStatement q(*this, "PRAGMA journal_mode");
+    return q.step() ? q.text(0) : std::string();
+  };
+  const auto give_up_at = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (;;) {
+    const std::string now = mode();
+    if (now == "wal") return;
+    const int rc = sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+    // Refused for a lock either as SQLITE_BUSY or by leaving the old mode in place.
+    if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+      fail("'PRAGMA journal_mode=WAL'");
+    if (rc == SQLITE_OK && mode() == "wal") return;
+    if (std::chrono::steady_clock::now() > give_up_at) {
+      if (rc != SQLITE_OK) fail("'PRAGMA journal_mode=WAL' (60 s of retries)");
+      throw HistoryError("history database '" + path_ + "': stays in journal mode '" + now +
+                         "' after 60 s of asking for WAL");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 SqliteTransaction::SqliteTransaction(SqliteConnection& db) : db_(db) {

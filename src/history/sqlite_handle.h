@@ -26,6 +26,10 @@ class SqliteConnection {
   SqliteConnection& operator=(const SqliteConnection&) = delete;
 
   void exec(const std::string& sql);  // statements without results
+  // Puts the file in WAL mode (a property of the file: nothing to do once it is). The switch
+  // needs the file to itself and SQLite does not call the busy handler for it, so a process that
+  // meets another one's lock retries here, within the same 60 s as the busy timeout.
+  void ensure_wal();
   sqlite3* get() const { return db_; }
   const std::string& path() const { return path_; }
   [[noreturn]] void fail(const std::string& doing) const;  // HistoryError with sqlite's message
