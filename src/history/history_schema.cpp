@@ -80,11 +80,6 @@ constexpr AddedColumn kAddedColumns[] = {
     {2, "cases", "pair_pass_medians_json", "TEXT"},
 };
 
-std::int64_t pragma_int(const SqliteConnection& db, const std::string& pragma) {
-  SqliteStatement q(db, "PRAGMA " + pragma);
-  return q.step() ? q.integer(0) : 0;
-}
-
 bool has_column(const SqliteConnection& db, const std::string& table, const std::string& column) {
   SqliteStatement q(db, "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2");
   q.bind(1, table).bind(2, column);

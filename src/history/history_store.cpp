@@ -30,11 +30,6 @@ std::string qualified(const std::string& table, const std::string& columns) {
   }
 }
 
-std::int64_t pragma_int(const SqliteConnection& db, const char* pragma) {
-  SqliteStatement q(db, std::string("PRAGMA ") + pragma);
-  return q.step() ? q.integer(0) : 0;
-}
-
 // The application_id in the file's header (fails first on a file that is not SQLite) and how
 // many tables, indexes and the like the file holds.
 std::pair<std::int64_t, std::int64_t> header_and_objects(const SqliteConnection& db) {

@@ -40,6 +40,11 @@ void SqliteConnection::exec(const std::string& sql) {
     fail("'" + sql.substr(0, sql.find_first_of("(\n")) + "'");
 }
 
+std::int64_t pragma_int(const SqliteConnection& db, const std::string& pragma) {
+  SqliteStatement q(db, "PRAGMA " + pragma);
+  return q.step() ? q.integer(0) : 0;
+}
+
 void SqliteConnection::ensure_wal() {
   const auto mode = [&] {
     SqliteStatement q(*this, "PRAGMA journal_mode");

@@ -81,4 +81,7 @@ class SqliteStatement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
+// The value of a pragma that reads as one integer (user_version, application_id); 0 if none.
+std::int64_t pragma_int(const SqliteConnection& db, const std::string& pragma);
+
 }  // namespace rkv
