@@ -9,6 +9,9 @@
 
 namespace rkv {
 
+// How long a writer waits for another's lock: SQLite's busy timeout, and the WAL switch's retries.
+constexpr int kLockWaitSeconds = 60;
+
 SqliteConnection::SqliteConnection(const std::string& path, bool create) : path_(path) {
   const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
   const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
@@ -20,7 +23,7 @@ SqliteConnection::SqliteConnection(const std::string& path, bool create) : path_
   }
   sqlite3_extended_result_codes(db_, 1);
   // Concurrent `history add` processes queue for the write lock instead of failing at once.
-  sqlite3_busy_timeout(db_, 60000);
+  sqlite3_busy_timeout(db_, kLockWaitSeconds * 1000);
 }
 
 SqliteConnection::~SqliteConnection() {
@@ -50,7 +53,7 @@ void SqliteConnection::ensure_wal() {
     SqliteStatement q(*this, "PRAGMA journal_mode");
     return q.step() ? q.text(0) : std::string();
   };
-  const auto give_up_at = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  const auto give_up_at = std::chrono::steady_clock::now() + std::chrono::seconds(kLockWaitSeconds);
   for (;;) {
     const std::string now = mode();
     if (now == "wal") return;
@@ -60,9 +63,10 @@ void SqliteConnection::ensure_wal() {
       fail("'PRAGMA journal_mode=WAL'");
     if (rc == SQLITE_OK && mode() == "wal") return;
     if (std::chrono::steady_clock::now() > give_up_at) {
-      if (rc != SQLITE_OK) fail("'PRAGMA journal_mode=WAL' (60 s of retries)");
+      const std::string waited = std::to_string(kLockWaitSeconds) + " s";
+      if (rc != SQLITE_OK) fail("'PRAGMA journal_mode=WAL' (" + waited + " of retries)");
       throw HistoryError("history database '" + path_ + "': stays in journal mode '" + now +
-                         "' after 60 s of asking for WAL");
+                         "' after " + waited + " of asking for WAL");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
