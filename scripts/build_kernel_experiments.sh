@@ -3,6 +3,7 @@
 # committed HEAD (read once), each in a temporary git worktree (the working tree is not touched):
 #   DIST/PREFIXNAME/rope-kv-bench   HEAD with PATCH applied, configured with -DVAR=VALUE, or as
 #                                   it is (NAME=HEAD: an unmodified rebuild); PREFIX is exp-
+#   DIST/PREFIXNAME/subset.txt      PATCH's judged cases (X.subset.txt beside X.patch), if any
 # The base of the A/B is DIST/rope-kv-bench itself (the normal build of HEAD). The binaries link
 # the CUDA runtime statically, so the folder can be carried to a GPU box (packed with tar -cJf:
 # a device call takes at most 64 MiB of tree).
@@ -67,6 +68,11 @@ for spec in "$@"; do
   fi
   mkdir -p "$dist/$prefix$name"
   cp "$tree/build/rope-kv-bench" "$dist/$prefix$name/rope-kv-bench"
+  # The patch's judged cases travel with its build (scripts/device_run.sh ab decides with them).
+  rm -f "$dist/$prefix$name/subset.txt"
+  if [[ $what == *.patch && -f ${what%.patch}.subset.txt ]]; then
+    cp "${what%.patch}.subset.txt" "$dist/$prefix$name/subset.txt"
+  fi
   if [[ $what == HEAD ]]; then what="(unmodified)"; else what="+ $what"; fi
   echo "$dist/$prefix$name/rope-kv-bench: $rev $what"
 done

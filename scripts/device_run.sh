@@ -14,7 +14,8 @@
 #             and NCU_VARIANTS, e.g. "fused rope cache_write")   gbench    gbench.json (ci-smoke)
 #   decode    decode.json                                      prefill   prefill.json
 #   ab        ab.tar.gz: $BIN and every $BIN/exp-*/ build on configs/kernel-ab-*.json (AB_CONFIGS:
-#             which, default "prefill decode"; base runs again last unless AB_BASE_AGAIN=0)
+#             which, default "prefill decode"; base runs again last unless AB_BASE_AGAIN=0),
+#             with the rule's decision files; ab-decisions.txt: "NAME fused EXIT pair EXIT"
 #   ncu-table ncu-vs-tool.md, ncu-vs-tool.json (scripts/ncu_vs_tool.sh: fused cold and warm, tool
 #             vs ncu gpu__time_duration, bf16 GQA and MHA, N=1..65536), ncu-raw.tar.gz
 #   dumps     dumps-read.txt (scripts/read_dump.py over validate --dump-all of one MLA, one packed
@@ -45,7 +46,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
 if (($# == 0)) || [[ -z ${OUT:-} ]]; then
-  sed -n '2,44s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,45s/^# \{0,1\}//p' "$0" >&2
   exit 4
 fi
 bin=${BIN:-dist}
@@ -189,8 +190,41 @@ step_ab() {
       tail -n 25 "$scratch/ab/$name-$cfg$suffix.txt"
     done
   done
+  ab_decide >"$OUT/ab-decisions.txt"
+  cat "$OUT/ab-decisions.txt"
   tar -C "$scratch" -czf "$OUT/ab.tar.gz" ab
   return $rc
+}
+# The A/B rule (scripts/ab_compare.py) on each experiment of step_ab, in the same call, so that a
+# script can act on the verdict (validate an adopted build at once). Every config's report of
+# one build is one run; the judged subset is $bin/exp-NAME/subset.txt when there is one
+# (scripts/build_kernel_experiments.sh copies PATCH's .subset.txt there); AB_MIN_GAIN (default 3).
+# Writes ab/decision-NAME.txt (fused) and ab/decision-NAME-pair.txt (the pair: no case more than
+# 2 % slower, no gain asked), and prints one line an experiment: NAME fused EXIT pair EXIT, the
+# exits of ab_compare.py (0 adopt, 1 reject, 3 confirm first, 2 unreadable).
+ab_decide() {
+  local d name cfg base again exp subset fused pair
+  for d in "$bin"/exp-*/; do
+    [[ -x $d/rope-kv-bench ]] || continue
+    name=$(basename "$d")
+    base="" again="" exp=""
+    for cfg in ${AB_CONFIGS:-prefill decode}; do
+      base+=${base:+,}$scratch/ab/base-$cfg.json
+      again+=${again:+,}$scratch/ab/base-$cfg-again.json
+      exp+=${exp:+,}$scratch/ab/$name-$cfg.json
+    done
+    local bases=(--base "$base")
+    [[ ${AB_BASE_AGAIN:-1} == 0 ]] || bases+=(--base "$again")
+    subset=()
+    [[ -f $d/subset.txt ]] && subset=(--subset "$d/subset.txt")
+    python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" "${subset[@]}" \
+      --min-gain "${AB_MIN_GAIN:-3}" >"$scratch/ab/decision-$name.txt" 2>&1
+    fused=$?
+    python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" --variant pair --min-gain 0 \
+      >"$scratch/ab/decision-$name-pair.txt" 2>&1
+    pair=$?
+    echo "$name fused $fused pair $pair"
+  done
 }
 step_decode() { bench bench --config configs/decode.json --json "$OUT/decode.json"; }
 step_ncu-table() {

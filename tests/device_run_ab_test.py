@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""scripts/device_run.sh's `ab` step end to end with stand-in builds (no GPU): each stand-in's
+`bench` writes a committed H200 report with its fused medians scaled by a factor of its own. The
+step must run the base first and last and every experiment on every config, and decide each
+experiment with the A/B rule in the same call: its subset file, the fused and the pair verdicts
+in ab-decisions.txt and the decision files inside ab.tar.gz."""
+import json
+import os
+import random
+import stat
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+from script_checks import check
+
+SOURCE = sys.argv[1]
+REPORT = os.path.join(SOURCE, "results", "h200", "wave2", "seed-table-run1.json")
+tmp = tempfile.mkdtemp()
+rng = random.Random()
+
+STAND_IN = """#!/usr/bin/env python3
+import json, os, sys
+here = os.path.dirname(os.path.abspath(__file__))
+factor = float(open(os.path.join(here, "factor")).read())
+args = sys.argv[1:]
+assert args[0] == "bench" and "--config" in args, args
+report = json.load(open(%r))
+for case in report["cases"]:
+    for v in case["variants"]:
+        if v["variant"] == "fused":
+            v["median_us"] *= factor
+json.dump(report, open(args[args.index("--json") + 1], "w"))
+with open(os.path.join(here, "calls"), "a") as f:
+    f.write(args[args.index("--config") + 1] + "\\n")
+print("stand-in bench, fused x", factor)
+""" % REPORT
+
+
+def build(folder, factor):
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "rope-kv-bench")
+    with open(path, "w") as f:
+        f.write(STAND_IN)
+    os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+    with open(os.path.join(folder, "factor"), "w") as f:
+        f.write(repr(factor))
+
+
+with open(REPORT) as f:
+    ids = [c["id"] for c in json.load(f)["cases"]]
+bin_dir = os.path.join(tmp, "bin")
+build(bin_dir, 1.0)
+gain = rng.uniform(0.93, 0.96)  # 4-7 % faster: adopted
+build(os.path.join(bin_dir, "exp-fast"), gain)
+build(os.path.join(bin_dir, "exp-slow"), rng.uniform(1.05, 1.08))  # more than 4 % slower
+judged = rng.sample(ids, len(ids) // 3)
+with open(os.path.join(bin_dir, "exp-fast", "subset.txt"), "w") as f:
+    f.write("".join(i + "\n" for i in judged))
+
+out = os.path.join(tmp, "out")
+env = dict(os.environ, OUT=out, BIN=bin_dir, AB_CONFIGS="prefill decode")
+p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "ab"], env=env,
+                   capture_output=True, text=True, timeout=300)
+check(p.returncode == 0, f"ab step exit {p.returncode}: {p.stdout[-600:]} {p.stderr[-600:]}")
+
+with open(os.path.join(bin_dir, "calls")) as f:
+    base_calls = f.read().split()
+check(len(base_calls) == 4 and all(c.endswith(("prefill.json", "decode.json")) for c in base_calls),
+      f"the base runs each config first and last: {base_calls}")
+with open(os.path.join(out, "ab-decisions.txt")) as f:
+    decisions = f.read().splitlines()
+check(decisions == ["exp-fast fused 0 pair 0", "exp-slow fused 1 pair 0"],
+      f"one line an experiment with the rule's exits: {decisions}")
+
+with tarfile.open(os.path.join(out, "ab.tar.gz")) as t:
+    names = set(t.getnames())
+    for want in ("ab/base-prefill.json", "ab/base-decode-again.json", "ab/exp-fast-decode.json",
+                 "ab/decision-exp-fast.txt", "ab/decision-exp-slow-pair.txt"):
+        check(want in names, f"{want} in ab.tar.gz: {sorted(names)}")
+    fast = t.extractfile("ab/decision-exp-fast.txt").read().decode()
+    slow = t.extractfile("ab/decision-exp-slow.txt").read().decode()
+check(f"subset: {len(judged)} cases judged" in fast and "verdict: adopt" in fast,
+      f"exp-fast judged on its subset.txt: {fast[-400:]}")
+check(f"{100 * (1 - gain):+.2f} % faster" in fast.split("judged geometric mean: ")[1],
+      f"the gain is the stand-in's factor: {fast[-300:]}")
+check("verdict: reject" in slow and "SLOWER" in slow, f"exp-slow rejected: {slow[-300:]}")
+print("device_run ab: all checks passed")
