@@ -35,6 +35,11 @@ constexpr int kFusedThreads = 128;
 #define RKV_FUSED_LAUNCH_BOUNDS __launch_bounds__(kFusedThreads)
 #endif
 
+// kernels/CMakeLists.txt's A/B knob: 0 sizes the strided grid by occupancy alone.
+#ifndef RKV_STRIDED_MAX_CTAS_PER_SM
+#define RKV_STRIDED_MAX_CTAS_PER_SM 0
+#endif
+
 // cache_entry with the block split by the plan's divider (the launcher refuses caches of 2^31 or
 // more slots).
 template <typename E>
@@ -264,7 +269,8 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_wide_kernel(const RopeKvAr
     fused_unit<T, C, VEC, NEOX, ROLES, 2>(a, p, split, total_units, gid);
 }
 
-// CTAs of `kernel` that fit on one SM at once; 0 if the runtime cannot say.
+// CTAs of `kernel` that fit on one SM at once (at most RKV_STRIDED_MAX_CTAS_PER_SM when that is
+// set); 0 if the runtime cannot say.
 template <typename Kernel>
 int resident_ctas_per_sm(Kernel kernel) {
   int per_sm = 0;
@@ -273,6 +279,8 @@ int resident_ctas_per_sm(Kernel kernel) {
     (void)cudaGetLastError();
     return 0;
   }
+  if (RKV_STRIDED_MAX_CTAS_PER_SM > 0 && per_sm > RKV_STRIDED_MAX_CTAS_PER_SM)
+    return RKV_STRIDED_MAX_CTAS_PER_SM;
   return per_sm;
 }
 
