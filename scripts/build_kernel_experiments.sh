@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds the experiment binaries of a kernel A/B (scripts/device_run.sh ab), here, from the
 # committed HEAD (read once), each in a temporary git worktree (the working tree is not touched):
-#   DIST/PREFIXNAME/rope-kv-bench   HEAD with PATCH applied, configured with -DVAR=VALUE, or as
-#                                   it is (NAME=HEAD: an unmodified rebuild); PREFIX is exp-
+#   DIST/PREFIXNAME/rope-kv-bench   HEAD with PATCH applied and/or configured with -DVAR=VALUE
+#                                   (several, joined by commas: NAME=PATCH,-DVAR=VALUE), or as it
+#                                   is (NAME=HEAD: an unmodified rebuild); PREFIX is exp-
 #   DIST/PREFIXNAME/subset.txt      PATCH's judged cases (X.subset.txt beside X.patch), if any
 # The base of the A/B is DIST/rope-kv-bench itself (the normal build of HEAD). The binaries link
 # the CUDA runtime statically, so the folder can be carried to a GPU box (packed with tar -cJf:
 # a device call takes at most 64 MiB of tree).
-#   scripts/build_kernel_experiments.sh [--dist DIR] [--prefix P] NAME=PATCH|-DVAR=VALUE|HEAD ...
+#   scripts/build_kernel_experiments.sh [--dist DIR] [--prefix P] NAME=PATCH|-DVAR=VALUE|HEAD[,...] ...
 #   e.g. scripts/build_kernel_experiments.sh \
 #          wide=results/h200/experiments/patches/wide-copies-copy-heavy.patch lb10=-DRKV_FUSED_MIN_CTAS=10
 # Before an A/B, check that the kernels the experiment should leave alone are SASS-identical
@@ -15,7 +16,7 @@
 # argument, a patch that is missing or does not apply; 1 when a build fails.
 set -euo pipefail
 usage() {
-  sed -n '2,15s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,16s/^# \{0,1\}//p' "$0" >&2
   exit 4
 }
 repo=$(git rev-parse --show-toplevel)
@@ -26,14 +27,28 @@ while [[ ${1:-} == --dist || ${1:-} == --prefix ]]; do
   shift 2
 done
 (($# > 0)) || usage
+# Splits a spec's WHAT (comma-separated: -DVAR=VALUE items, HEAD, at most one patch) into $patch
+# and $defines; false when it names two patches.
+parse_what() {
+  local item items
+  patch="" defines=()
+  IFS=',' read -r -a items <<<"$1"
+  for item in "${items[@]}"; do
+    case $item in
+      -D*=*) defines+=("$item") ;;
+      HEAD) ;;
+      *) [[ -z $patch ]] || return 1; patch=$item ;;
+    esac
+  done
+}
 for spec in "$@"; do  # every argument checked before anything is built
   name=${spec%%=*} what=${spec#*=}
-  [[ $spec == *=* && $name =~ ^[A-Za-z0-9_.-]+$ && -n $what ]] ||
-    { echo "build_kernel_experiments: '$spec' is not NAME=PATCH, NAME=-DVAR=VALUE or NAME=HEAD" >&2; exit 4; }
-  if [[ $what != -D* && $what != HEAD ]]; then
-    [[ -f $what ]] || { echo "build_kernel_experiments: $name: no patch file '$what'" >&2; exit 4; }
-    git -C "$repo" apply --check "$(realpath "$what")" 2>/dev/null ||
-      { echo "build_kernel_experiments: $name: '$what' does not apply to HEAD" >&2; exit 4; }
+  [[ $spec == *=* && $name =~ ^[A-Za-z0-9_.-]+$ && -n $what ]] && parse_what "$what" ||
+    { echo "build_kernel_experiments: '$spec' is not NAME=PATCH, NAME=-DVAR=VALUE, NAME=HEAD or several joined by commas (one patch at most)" >&2; exit 4; }
+  if [[ -n $patch ]]; then
+    [[ -f $patch ]] || { echo "build_kernel_experiments: $name: no patch file '$patch'" >&2; exit 4; }
+    git -C "$repo" apply --check "$(realpath "$patch")" 2>/dev/null ||
+      { echo "build_kernel_experiments: $name: '$patch' does not apply to HEAD" >&2; exit 4; }
   fi
 done
 rev=$(git -C "$repo" rev-parse HEAD)  # pinned: every experiment is built from one revision
@@ -52,12 +67,8 @@ for spec in "$@"; do
   name=${spec%%=*} what=${spec#*=} tree=$scratch/${spec%%=*}
   git -C "$repo" worktree add --detach "$tree" "$rev" >/dev/null 2>&1
   trees+=("$tree")
-  defines=()
-  if [[ $what == -D* ]]; then
-    defines=("$what")
-  elif [[ $what != HEAD ]]; then
-    git -C "$tree" apply "$(realpath "$what")"
-  fi
+  parse_what "$what"
+  [[ -z $patch ]] || git -C "$tree" apply "$(realpath "$patch")"
   # The test build's flags (warnings as errors), without tests or the Python module: only the CLI.
   if ! { cmake -S "$tree" -B "$tree/build" -G Ninja -DRKV_WERROR=ON -DRKV_BUILD_TESTS=OFF \
     -DRKV_BUILD_PYTHON=OFF "${defines[@]}" >"$scratch/$name.log" 2>&1 &&
@@ -70,8 +81,8 @@ for spec in "$@"; do
   cp "$tree/build/rope-kv-bench" "$dist/$prefix$name/rope-kv-bench"
   # The patch's judged cases travel with its build (scripts/device_run.sh ab decides with them).
   rm -f "$dist/$prefix$name/subset.txt"
-  if [[ $what == *.patch && -f ${what%.patch}.subset.txt ]]; then
-    cp "${what%.patch}.subset.txt" "$dist/$prefix$name/subset.txt"
+  if [[ $patch == *.patch && -f ${patch%.patch}.subset.txt ]]; then
+    cp "${patch%.patch}.subset.txt" "$dist/$prefix$name/subset.txt"
   fi
   if [[ $what == HEAD ]]; then what="(unmodified)"; else what="+ $what"; fi
   echo "$dist/$prefix$name/rope-kv-bench: $rev $what"
