@@ -5,9 +5,9 @@
 #                                   (several, joined by commas: NAME=PATCH,-DVAR=VALUE), or as it
 #                                   is (NAME=HEAD: an unmodified rebuild); PREFIX is exp-
 #   DIST/PREFIXNAME/subset.txt      PATCH's judged cases (X.subset.txt beside X.patch), if any
-# The base of the A/B is DIST/rope-kv-bench itself (the normal build of HEAD). The binaries link
-# the CUDA runtime statically, so the folder can be carried to a GPU box (packed with tar -cJf:
-# a device call takes at most 64 MiB of tree).
+# The base of the A/B is DIST/rope-kv-bench itself (the normal build of HEAD, stripped like the
+# experiments). The binaries link the CUDA runtime statically, so the folder can be carried to a
+# GPU box (packed with tar -cJf: a device call takes at most 64 MiB of tree).
 #   scripts/build_kernel_experiments.sh [--dist DIR] [--prefix P] NAME=PATCH|-DVAR=VALUE|HEAD[,...] ...
 #   e.g. scripts/build_kernel_experiments.sh \
 #          wide=results/h200/experiments/patches/wide-copies-copy-heavy.patch lb10=-DRKV_FUSED_MIN_CTAS=10
@@ -79,6 +79,8 @@ for spec in "$@"; do
   fi
   mkdir -p "$dist/$prefix$name"
   cp "$tree/build/rope-kv-bench" "$dist/$prefix$name/rope-kv-bench"
+  # Without its symbol tables (11 % smaller packed): builds travel inside a device call's 64 MiB.
+  strip "$dist/$prefix$name/rope-kv-bench"
   # The patch's judged cases travel with its build (scripts/device_run.sh ab decides with them).
   rm -f "$dist/$prefix$name/subset.txt"
   if [[ $patch == *.patch && -f ${patch%.patch}.subset.txt ]]; then
