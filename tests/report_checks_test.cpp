@@ -100,6 +100,10 @@ TEST(ReportChecks, UnknownModesAndRepeatsAreRefused) {
 TEST(ReportChecks, ReportLevelFieldsAreChecked) {
   EXPECT_EQ(error_after([](json& j) { j["command"] = "profile"; }),
             "command: unknown value 'profile' (one of bench, validate)");
+  // A value from the file is quoted as every message quotes input: one printable line (found by
+  // fuzz_report: a tab inside the command).
+  EXPECT_EQ(error_after([](json& j) { j["command"] = "valid\te\n"; }),
+            "command: unknown value 'valid\\te\\n' (one of bench, validate)");
   EXPECT_EQ(error_after([](json& j) { j["device"]["sm_count"] = -132; }),
             "device.sm_count: -132 is below the minimum 0");
   EXPECT_EQ(error_after([](json& j) { j["device"]["launch_floor_us"]["graph"] = -1.0; }),

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/report.h"
+#include "text/quote.h"
 
 namespace rkv {
 namespace {
@@ -25,7 +26,7 @@ void one_of(const std::string& where, const std::string& value,
     if (value == a) return;
     names += std::string(names.empty() ? "" : ", ") + (*a ? a : "\"\"");
   }
-  fail(where + ": unknown value '" + value + "' (one of " + names + ")");
+  fail(where + ": unknown value " + quote(value) + " (one of " + names + ")");
 }
 
 // The case-level minimums and the mode enum are check_case's and check_summary's
