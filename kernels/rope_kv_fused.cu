@@ -318,10 +318,7 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
           // pays (role_major_units, work_plan.h); row-major everywhere else.
           auto launch = [&](auto roles) -> cudaError_t {
             constexpr bool R = decltype(roles)::value;
-            // Role-major with warp-aligned segments runs over the padded units.
-            const std::int64_t unit_count = R && split.padded_units_per_token > 0
-                                                ? split.padded_units_per_token
-                                                : plan.units_per_token;
+            const std::int64_t unit_count = launched_units_per_token(plan, split, R);
             const std::int64_t total = a.num_tokens * unit_count;
             const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
             if (blocks > std::numeric_limits<int>::max()) return cudaErrorInvalidConfiguration;
@@ -348,9 +345,7 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                   // The two-chunk plan has its own segments, which may be padded to warps
                   // where the one-chunk plan's are not (and the other way round): its own count.
                   const RoleMajorSplit wide_split = make_role_major_split(a, wide);
-                  const std::int64_t wide_units = R && wide_split.padded_units_per_token > 0
-                                                      ? wide_split.padded_units_per_token
-                                                      : wide.units_per_token;
+                  const std::int64_t wide_units = launched_units_per_token(wide, wide_split, R);
                   const std::int64_t wide_total = a.num_tokens * wide_units;
                   const std::int64_t wide_ctas =
                       strided_grid_ctas(std::int64_t{sms} * wide_per_sm, wide_units, kFusedThreads);

@@ -67,6 +67,11 @@ inline bool mla_layout(const RopeKvArgs& a) {
   return a.v_head_size > a.k_head_size;
 }
 
+// Copy units (k pass-through and v) of a token in a plan.
+inline std::int64_t copy_units_per_token(const RopeKvArgs& a, const WorkPlan& p) {
+  return std::int64_t{a.num_kv_heads} * (p.k_pass + p.v_units);
+}
+
 // Whether the strided grid's copy units move two chunks each (rope_kv_fused_wide_kernel), given
 // the one-chunk plan: where V's rows are wider than K's (MLA's 512-wide latent), rotary is full,
 // and copies are at least a quarter of a token's units. Measured on the H200 (results/NOTES.md,
@@ -76,8 +81,7 @@ inline bool mla_layout(const RopeKvArgs& a) {
 // gpt-j pairs lost. Also needs copies_pair_up() of the plan.
 inline bool wide_copy_units(const RopeKvArgs& a, const WorkPlan& one_chunk) {
   if (!mla_layout(a) || a.rot_dim < a.k_head_size) return false;
-  const std::int64_t copies = std::int64_t{a.num_kv_heads} * (one_chunk.k_pass + one_chunk.v_units);
-  return 4 * copies >= one_chunk.units_per_token;
+  return 4 * copy_units_per_token(a, one_chunk) >= one_chunk.units_per_token;
 }
 
 // Two-chunk copy units in role-major order only where copy units are at least two thirds of a
@@ -85,8 +89,7 @@ inline bool wide_copy_units(const RopeKvArgs& a, const WorkPlan& one_chunk) {
 // 40x8x80 (33-50 %) lost 6-7 % when every role-major plan took them (results/NOTES.md, sessions
 // 10-11).
 inline bool role_major_copies_dominate(const RopeKvArgs& a, const WorkPlan& one_chunk) {
-  const std::int64_t copies = std::int64_t{a.num_kv_heads} * (one_chunk.k_pass + one_chunk.v_units);
-  return 3 * copies >= 2 * one_chunk.units_per_token;
+  return 3 * copy_units_per_token(a, one_chunk) >= 2 * one_chunk.units_per_token;
 }
 
 // Whether the fused kernel takes its units in role-major order: where a q or k row mixes rotation
@@ -104,6 +107,13 @@ inline bool role_major_units(const RopeKvArgs& a, const WorkPlan& p) {
 }
 
 RoleMajorSplit make_role_major_split(const RopeKvArgs& a, const WorkPlan& p);
+
+// Threads a token takes in a launch: its units, or in role-major order with warp-aligned
+// segments, its padded count.
+inline std::int64_t launched_units_per_token(const WorkPlan& p, const RoleMajorSplit& s,
+                                             bool role_major) {
+  return role_major && s.padded_units_per_token > 0 ? s.padded_units_per_token : p.units_per_token;
+}
 
 // True when a plan's k pass-through and v rows have even unit counts (two chunks per unit fit).
 inline bool copies_pair_up(const WorkPlan& p) {

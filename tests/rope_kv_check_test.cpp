@@ -654,6 +654,8 @@ TEST(FusedWorkPlan, RoleMajorSegmentsStartOnWarpsWhereTokensWouldStraddleWarps) 
   RoleMajorSplit s = make_role_major_split(a, make_fused_plan(a, 8));
   EXPECT_EQ(s.padded_units_per_token, 224);
   EXPECT_EQ(s.per_padded_token.divisor, 224u);
+  EXPECT_EQ(launched_units_per_token(make_fused_plan(a, 8), s, true), 224);
+  EXPECT_EQ(launched_units_per_token(make_fused_plan(a, 8), s, false), 184);  // row-major: compact
   const int starts[5] = {0, 64, 64, 96, 160}, lens[5] = {64, 0, 8, 48, 64};
   for (int i = 0; i < 5; ++i) {
     EXPECT_EQ(s.seg_start[i], starts[i]) << i;
