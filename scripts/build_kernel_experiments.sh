@@ -63,15 +63,25 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Builds that share a patch share one tree and build folder: a knob sweep reconfigures it and
+# recompiles only what the changed definition touches. `-U 'RKV_*'` drops the previous build's
+# knobs first, so each build sees the defaults plus its own -D items, as a fresh configure would.
+declare -A tree_of=()
 for spec in "$@"; do
-  name=${spec%%=*} what=${spec#*=} tree=$scratch/${spec%%=*}
-  git -C "$repo" worktree add --detach "$tree" "$rev" >/dev/null 2>&1
-  trees+=("$tree")
+  name=${spec%%=*} what=${spec#*=}
   parse_what "$what"
-  [[ -z $patch ]] || git -C "$tree" apply "$(realpath "$patch")"
+  key=${patch:-HEAD}
+  tree=${tree_of[$key]:-}
+  if [[ -z $tree ]]; then
+    tree=$scratch/tree${#tree_of[@]}
+    tree_of[$key]=$tree
+    git -C "$repo" worktree add --detach "$tree" "$rev" >/dev/null 2>&1
+    trees+=("$tree")
+    [[ -z $patch ]] || git -C "$tree" apply "$(realpath "$patch")"
+  fi
   # The test build's flags (warnings as errors), without tests or the Python module: only the CLI.
-  if ! { cmake -S "$tree" -B "$tree/build" -G Ninja -DRKV_WERROR=ON -DRKV_BUILD_TESTS=OFF \
-    -DRKV_BUILD_PYTHON=OFF "${defines[@]}" >"$scratch/$name.log" 2>&1 &&
+  if ! { cmake -S "$tree" -B "$tree/build" -U 'RKV_*' -G Ninja -DRKV_WERROR=ON \
+    -DRKV_BUILD_TESTS=OFF -DRKV_BUILD_PYTHON=OFF "${defines[@]}" >"$scratch/$name.log" 2>&1 &&
     cmake --build "$tree/build" -j"$(nproc)" --target rope-kv-bench >>"$scratch/$name.log" 2>&1; }; then
     echo "build_kernel_experiments: $name: the build failed; its last lines:" >&2
     tail -n 15 "$scratch/$name.log" >&2
