@@ -2,7 +2,8 @@
 """The kernel A/B rule (results/NOTES.md) over bench reports of a base and an experiment build.
 
     scripts/ab_compare.py --base BASE.json [--base BASE-AGAIN.json] --exp EXP.json
-                          [--subset IDS.txt] [--max-slower PCT] [--min-gain PCT] [--variant NAME]
+                          [--subset IDS.txt] [--max-slower PCT] [--min-gain PCT | --no-gain-asked]
+                          [--variant NAME]
 
 Each of BASE, BASE-AGAIN and EXP may be several reports of one run joined by commas (an A/B over
 several configs: scripts/device_run.sh ab writes one report per config); a case that two of them
@@ -15,6 +16,9 @@ Then the verdict of the rule: no case more than --max-slower percent slower (def
 geometric mean over --subset's case ids (one per line; every case when absent) at least
 --min-gain percent faster (default 1). Cases slower by more than --max-slower but at most twice
 that are listed for the confirmation re-run (5 passes, exp / base / exp) instead of failing.
+--no-gain-asked leaves the per-case limit alone to decide: the pair's check, where a change that
+is not about the pair must not slow it and cannot be asked to speed it up (with --min-gain 0 an
+untouched pair fails on noise half the time).
 
 Exit 0: adopt; 1: reject; 3: adopt only if the listed cases pass the confirmation;
 2 (one line on stderr): a report or the subset file cannot be read, or no case is common to all.
@@ -82,7 +86,10 @@ def main():
     ap.add_argument("--exp", required=True, help="experiment report")
     ap.add_argument("--subset", help="file of case ids the gain is judged on")
     ap.add_argument("--max-slower", type=float, default=2.0, help="percent (default 2)")
-    ap.add_argument("--min-gain", type=float, default=1.0, help="percent (default 1)")
+    gain_rule = ap.add_mutually_exclusive_group()
+    gain_rule.add_argument("--min-gain", type=float, default=1.0, help="percent (default 1)")
+    gain_rule.add_argument("--no-gain-asked", action="store_true",
+                           help="judge only the per-case limit, not the mean")
     ap.add_argument("--variant", default="fused", help="variant compared (default fused)")
     args = ap.parse_args()
     if len(args.base) > 2:
@@ -130,13 +137,15 @@ def main():
     gain = -geomean_pct(judged)
     worst = max(keys, key=lambda k: exp[k][0] / math.exp(
         sum(math.log(b[k][0]) for b in bases) / len(bases)))
-    print(f"judged geometric mean: {gain:+.2f} % faster (rule: >= {args.min_gain:g} %); "
-          f"worst case {worst[0]} ({worst[1]})")
-    if slower or gain < args.min_gain:
+    rule = "none asked" if args.no_gain_asked else f"rule: >= {args.min_gain:g} % faster"
+    print(f"judged geometric mean: {abs(gain):.2f} % {'faster' if gain >= 0 else 'slower'} "
+          f"({rule}); worst case {worst[0]} ({worst[1]})")
+    too_little = not args.no_gain_asked and gain < args.min_gain
+    if slower or too_little:
         why = []
         if slower:
             why.append(f"{len(slower)} case(s) more than {2 * args.max_slower:g} % slower")
-        if gain < args.min_gain:
+        if too_little:
             why.append("too little gain")
         print("verdict: reject (" + "; ".join(why) + ")")
         return 1

@@ -220,7 +220,7 @@ ab_decide() {
     python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" "${subset[@]}" \
       --min-gain "${AB_MIN_GAIN:-3}" >"$scratch/ab/decision-$name.txt" 2>&1
     fused=$?
-    python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" --variant pair --min-gain 0 \
+    python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" --variant pair --no-gain-asked \
       >"$scratch/ab/decision-$name-pair.txt" 2>&1
     pair=$?
     echo "$name fused $fused pair $pair"

@@ -66,6 +66,20 @@ flat = scaled("flat", lambda i: 1.0)
 code, out, err = run("--base", REPORT, "--exp", flat)
 check(code == 1 and "too little gain" in out, f"no gain rejects: {out[-200:]}")
 
+# The pair's check asks no gain: a run a little slower on every case (noise on an untouched
+# kernel) passes, a case beyond the limit still fails, and a mean below zero reads "slower".
+noise = rng.uniform(1.002, 1.015)
+jitter = scaled("jitter", lambda i: noise)
+code, out, err = run("--base", REPORT, "--exp", jitter, "--no-gain-asked")
+check(code == 0 and "(none asked)" in out, f"no gain asked: noise adopts: {code} {out[-300:]}")
+check("% slower (none asked)" in out, f"a negative gain reads slower: {out[-300:]}")
+code, out, err = run("--base", REPORT, "--exp", one_slow, "--no-gain-asked")
+check(code == 1 and "SLOWER" in out, f"no gain asked: a 5 % loss still rejects: {out[-300:]}")
+code, out, err = run("--base", REPORT, "--exp", jitter, "--min-gain", "0")
+check(code == 1 and "too little gain" in out, "--min-gain 0 rejects the same noise")
+code, out, err = run("--base", REPORT, "--exp", jitter, "--min-gain", "1", "--no-gain-asked")
+check(code == 2 and "not allowed with" in err, f"--min-gain with --no-gain-asked: {code} {err}")
+
 # Judged on a subset: half the cases 10 % faster, the rest unchanged.
 half = set(rng.sample(range(len(ids)), len(ids) // 2))
 mixed = scaled("mixed", lambda i: 0.9 if i in half else 1.0, pair_factor=1.02)
