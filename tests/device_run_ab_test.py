@@ -83,7 +83,7 @@ with tarfile.open(os.path.join(out, "ab.tar.gz")) as t:
     slow = t.extractfile("ab/decision-exp-slow.txt").read().decode()
 check(f"subset: {len(judged)} cases judged" in fast and "verdict: adopt" in fast,
       f"exp-fast judged on its subset.txt: {fast[-400:]}")
-check(f"{100 * (1 - gain):+.2f} % faster" in fast.split("judged geometric mean: ")[1],
+check(f"{100 * (1 - gain):.2f} % faster" in fast.split("judged geometric mean: ")[1],
       f"the gain is the stand-in's factor: {fast[-300:]}")
 check("verdict: reject" in slow and "SLOWER" in slow, f"exp-slow rejected: {slow[-300:]}")
 print("device_run ab: all checks passed")
