@@ -16,6 +16,9 @@
 #   ab        ab.tar.gz: $BIN and every $BIN/exp-*/ build on configs/kernel-ab-*.json (AB_CONFIGS:
 #             which, default "prefill decode"; base runs again last unless AB_BASE_AGAIN=0),
 #             with the rule's decision files; ab-decisions.txt: "NAME fused EXIT pair EXIT"
+#   adopted   after `ab` in the same call: adopted.txt (the first experiment, by name, that both
+#             rules adopt, or "none"), and that build's validate-full-matrix.json and
+#             sanitizer.log (ADOPTED_STEPS: the steps run on it, default "matrix sanitize")
 #   ncu-table ncu-vs-tool.md, ncu-vs-tool.json (scripts/ncu_vs_tool.sh: fused cold and warm, tool
 #             vs ncu gpu__time_duration, bf16 GQA and MHA, N=1..65536), ncu-raw.tar.gz
 #   dumps     dumps-read.txt (scripts/read_dump.py over validate --dump-all of one MLA, one packed
@@ -46,7 +49,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
 if (($# == 0)) || [[ -z ${OUT:-} ]]; then
-  sed -n '2,45s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,48s/^# \{0,1\}//p' "$0" >&2
   exit 4
 fi
 bin=${BIN:-dist}
@@ -226,6 +229,24 @@ ab_decide() {
     echo "$name fused $fused pair $pair"
   done
 }
+# An adopted build is validated before its numbers are published (docs/methodology.md, A/B step
+# 5); doing it in the call that decided saves a machine start.
+step_adopted() {
+  local name fused pair pick="" rc=0 s base=$bin
+  [[ -f $OUT/ab-decisions.txt ]] ||
+    { echo "device_run: 'adopted' needs the 'ab' step's ab-decisions.txt in \$OUT (run ab first)"; return 4; }
+  while read -r name _ fused _ pair; do
+    [[ -z $pick && $fused == 0 && $pair == 0 ]] && pick=$name
+  done <"$OUT/ab-decisions.txt"
+  echo "${pick:-none}" | tee "$OUT/adopted.txt"
+  [[ -n $pick ]] || return 0
+  bin=$base/$pick
+  for s in ${ADOPTED_STEPS:-matrix sanitize}; do
+    "step_$s" || rc=1
+  done
+  bin=$base
+  return $rc
+}
 step_decode() { bench bench --config configs/decode.json --json "$OUT/decode.json"; }
 step_ncu-table() {
   local rc=0
@@ -300,7 +321,7 @@ step_never-slower() {
 
 for s in "$@"; do
   if ! declare -F "step_$s" >/dev/null; then
-    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize edge sanitize-edge ncu gbench decode prefill ab ncu-table dumps noise floor pdl cold-floor fp8-probe never-slower)" | tee -a "$log"
+    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize edge sanitize-edge ncu gbench decode prefill ab adopted ncu-table dumps noise floor pdl cold-floor fp8-probe never-slower)" | tee -a "$log"
     echo "$s 4 0" >>"$OUT/steps.txt"
     continue
   fi

@@ -3,7 +3,8 @@
 `bench` writes a committed H200 report with its fused medians scaled by a factor of its own. The
 step must run the base first and last and every experiment on every config, and decide each
 experiment with the A/B rule in the same call: its subset file, the fused and the pair verdicts
-in ab-decisions.txt and the decision files inside ab.tar.gz."""
+in ab-decisions.txt and the decision files inside ab.tar.gz. The `adopted` step after it must
+name the adopted experiment and validate that build alone; without ab's decisions it refuses."""
 import json
 import os
 import random
@@ -25,7 +26,12 @@ import json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 factor = float(open(os.path.join(here, "factor")).read())
 args = sys.argv[1:]
-assert args[0] == "bench" and "--config" in args, args
+assert args[0] in ("bench", "validate") and "--config" in args, args
+if args[0] == "validate":  # the adopted step's matrix: say so, write a report-shaped file
+    json.dump({"cases": []}, open(args[args.index("--json") + 1], "w"))
+    with open(os.path.join(here, "validated"), "a") as f:
+        f.write(args[args.index("--config") + 1] + "\\n")
+    sys.exit(0)
 report = json.load(open(%r))
 for case in report["cases"]:
     for v in case["variants"]:
@@ -60,9 +66,9 @@ with open(os.path.join(bin_dir, "exp-fast", "subset.txt"), "w") as f:
     f.write("".join(i + "\n" for i in judged))
 
 out = os.path.join(tmp, "out")
-env = dict(os.environ, OUT=out, BIN=bin_dir, AB_CONFIGS="prefill decode")
-p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "ab"], env=env,
-                   capture_output=True, text=True, timeout=300)
+env = dict(os.environ, OUT=out, BIN=bin_dir, AB_CONFIGS="prefill decode", ADOPTED_STEPS="matrix")
+p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "ab", "adopted"],
+                   env=env, capture_output=True, text=True, timeout=300)
 check(p.returncode == 0, f"ab step exit {p.returncode}: {p.stdout[-600:]} {p.stderr[-600:]}")
 
 with open(os.path.join(bin_dir, "calls")) as f:
@@ -86,4 +92,22 @@ check(f"subset: {len(judged)} cases judged" in fast and "verdict: adopt" in fast
 check(f"{100 * (1 - gain):.2f} % faster" in fast.split("judged geometric mean: ")[1],
       f"the gain is the stand-in's factor: {fast[-300:]}")
 check("verdict: reject" in slow and "SLOWER" in slow, f"exp-slow rejected: {slow[-300:]}")
+# adopted: exp-fast (both rules say 0) is validated with the full matrix; nothing else is.
+with open(os.path.join(out, "adopted.txt")) as f:
+    check(f.read().strip() == "exp-fast", "adopted.txt names the adopted experiment")
+with open(os.path.join(bin_dir, "exp-fast", "validated")) as f:
+    check(f.read().split() == ["configs/full-matrix.json"], "the adopted build ran the matrix")
+check(not any(os.path.exists(os.path.join(d, "validated"))
+              for d in (bin_dir, os.path.join(bin_dir, "exp-slow"))), "no other build validated")
+check(os.path.exists(os.path.join(out, "validate-full-matrix.json")), "the matrix report in $OUT")
+with open(os.path.join(out, "steps.txt")) as f:
+    check("adopted 0" in f.read(), "the adopted step succeeded")
+
+# Without ab's decisions in $OUT, `adopted` refuses in one line, exit 4, and runs nothing.
+lone = os.path.join(tmp, "lone")
+p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "adopted"],
+                   env=dict(env, OUT=lone), capture_output=True, text=True, timeout=60)
+with open(os.path.join(lone, "steps.txt")) as f:
+    check(f.read().startswith("adopted 4"), "adopted without ab: exit 4 in steps.txt")
+check("run ab first" in p.stdout, f"adopted without ab says why: {p.stdout[-300:]}")
 print("device_run ab: all checks passed")
