@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -91,6 +92,29 @@ cudaError_t launch_kernel(void (*kernel)(Params...), unsigned grid, unsigned blo
   config.numAttrs = 1;
   const cudaError_t e = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
   return e != cudaSuccess ? e : cudaGetLastError();
+}
+
+// SMs of the current device; 0 if the runtime cannot say.
+inline int current_sm_count() {
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return sms;
+}
+
+// CTAs of `kernel` (`threads` each) that the current device holds at once, all SMs together; 0
+// when the runtime cannot say (callers then take the path that does not need one wave).
+template <typename... Params>
+std::int64_t ctas_in_one_wave(void (*kernel)(Params...), int threads) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return std::int64_t{per_sm} * current_sm_count();
 }
 
 }  // namespace rkv::detail

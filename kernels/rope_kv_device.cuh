@@ -8,6 +8,7 @@
 #include <cuda_fp8.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "fp32_quotient.h"
 #include "rope_kv.h"
@@ -167,6 +168,46 @@ __device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit(const T* row, int o
     out.dim[0] = d;
     out.dim[1] = 0;
     out.count = 1;
+  }
+  return out;
+}
+
+// ---- the row-warp layout (work_plan.h, RowWarpPlan): a neox row's chunks on consecutive lanes,
+// each lane's rotation partner half a row (chunks / 2 lanes) away in the same warp.
+
+// A chunk from another lane of the warp (every lane of the warp must call it).
+template <typename T, int VEC>
+__device__ __forceinline__ Vec<T, VEC> shuffle_chunk(const Vec<T, VEC>& v, int src_lane) {
+  static_assert(sizeof(Vec<T, VEC>) % 4 == 0, "a chunk moves as 32-bit words");
+  constexpr int kWords = sizeof(Vec<T, VEC>) / 4;
+  std::uint32_t w[kWords];
+  memcpy(w, &v, sizeof(v));
+#pragma unroll
+  for (int i = 0; i < kWords; ++i)
+    w[i] = __shfl_sync(0xffffffffu, w[i], src_lane & 31);
+  Vec<T, VEC> out;
+  memcpy(&out, w, sizeof(out));
+  return out;
+}
+
+// One lane's rotated chunk: `own` is its chunk, `partner` the lane holding the chunk it pairs
+// with, `first_half` whether its own chunk is x (the first half) or y; cos/sin in the q/k dtype.
+// rotate_pair's two formulas, each lane the one of its half (x' = x c - y s, y' = y c + x s),
+// element by element so that one cos/sin pair at a time is a float. Every lane of the warp must
+// call it (idle lanes with any chunk, and ignore the result).
+template <typename T, int VEC>
+__device__ __forceinline__ Vec<T, VEC> rotate_row_warp_chunk(const Vec<T, VEC>& own, int partner,
+                                                             bool first_half,
+                                                             const Vec<T, VEC>& cos_raw,
+                                                             const Vec<T, VEC>& sin_raw) {
+  const Vec<T, VEC> other = shuffle_chunk<T, VEC>(own, partner);
+  Vec<T, VEC> out;
+#pragma unroll
+  for (int j = 0; j < VEC; ++j) {
+    const float mine = to_float(own.v[j]), theirs = to_float(other.v[j]);
+    const float c = to_float(cos_raw.v[j]), s = to_float(sin_raw.v[j]);
+    out.v[j] = from_float<T>(first_half ? __fmaf_rn(mine, c, -__fmul_rn(theirs, s))
+                                        : __fmaf_rn(mine, c, __fmul_rn(theirs, s)));
   }
   return out;
 }

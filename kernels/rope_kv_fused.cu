@@ -233,6 +233,100 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
   }
 }
 
+// The work of lane `gid` in the row-warp layout (work_plan.h, RowWarpPlan). The same order of
+// reads as fused_unit: cos/sin, slot and scale, then the wait for the previous grid, then q/k/v.
+// Every lane of a warp reaches the shuffle; idle lanes (past the warp's whole rows, or past the
+// last head) load head 0's chunk there, and store nothing.
+// The layout is launched within one wave of resident CTAs only (far below 2^31 lanes), so the
+// token split is the 32-bit divider.
+template <typename T, CacheDType C, int VEC>
+__device__ __forceinline__ void row_warp_lane(const RopeKvArgs& a, const WorkPlan& p,
+                                              const RowWarpPlan& r, const std::uint32_t gid) {
+  using CacheT = typename CacheElem<T, C>::type;
+  std::uint32_t tq, ur;
+  r.per_token.divmod(gid, tq, ur);
+  const std::int64_t t = tq;
+  const int u = static_cast<int>(ur);
+  const int warp = u >> 5, lane = u & 31;
+  using Slot = std::conditional_t<C == CacheDType::auto_, std::int64_t, int>;
+  const Slot slot = (a.slot_mapping != nullptr && t < a.num_cache_tokens)
+                        ? static_cast<Slot>(a.slot_mapping[t])
+                        : Slot{-1};
+
+  if (warp >= r.q_warps + r.k_warps) {  // v: one chunk a lane
+    const int vu = (warp - r.q_warps - r.k_warps) * 32 + lane;
+    const bool active = vu < a.num_kv_heads * p.v_units;
+    std::uint32_t hv = 0, wv = 0;
+    if (active) p.per_v_row.divmod(static_cast<std::uint32_t>(vu), hv, wv);
+    const int h = static_cast<int>(hv);
+    const float scale =
+        C == CacheDType::auto_ || slot < 0 || !active ? 1.f : a.v_scale[h * a.scale_head_stride];
+    wait_for_prerequisite_grid();
+    if (!active || slot < 0) return;
+    const int d = static_cast<int>(wv) * VEC;
+    const T* row = static_cast<const T*>(a.value.data) + t * a.value.token_stride +
+                   std::int64_t{h} * a.value.head_stride;
+    store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.value_cache, p, slot, h, d),
+                                 load_vec<T, VEC>(row + d), scale);
+    return;
+  }
+
+  const bool is_q = warp < r.q_warps;
+  std::uint32_t row_in_warp, c;
+  r.per_row.divmod(static_cast<std::uint32_t>(lane), row_in_warp, c);
+  const int h = (is_q ? warp : warp - r.q_warps) * r.rows_per_warp + static_cast<int>(row_in_warp);
+  const bool active = static_cast<int>(row_in_warp) < r.rows_per_warp &&
+                      h < (is_q ? a.num_q_heads : a.num_kv_heads);
+  const int half_chunks = r.chunks / 2;
+  const bool first_half = static_cast<int>(c) < half_chunks;
+  const int pair = first_half ? static_cast<int>(c) : static_cast<int>(c) - half_chunks;
+  const int d = static_cast<int>(c) * VEC;  // this lane's dim in the row
+  // Its partner: the same pair index in the other half of the row; idle lanes read any lane.
+  const int partner = first_half ? lane + half_chunks : lane - half_chunks;
+
+  // cos/sin in the q/k dtype (row_warp_layout leaves fp32 tables to the other kernels), held as
+  // loaded: half the registers of floats. Idle lanes load too, from addresses that exist (their
+  // pair index is inside the row): a conditional Vec was kept in local memory for bf16.
+  const T* cs_row = static_cast<const T*>(cos_sin_row<T>(a, t));
+  const Vec<T, VEC> cos_raw = load_vec<T, VEC>(cs_row + pair * VEC);
+  const Vec<T, VEC> sin_raw = load_vec<T, VEC>(cs_row + a.rot_dim / 2 + pair * VEC);
+  const float scale = C == CacheDType::auto_ || is_q || slot < 0 || !active
+                          ? 1.f
+                          : a.k_scale[h * a.scale_head_stride];
+  wait_for_prerequisite_grid();
+  const int hs = active ? h : 0;
+  const T* src = is_q ? static_cast<const T*>(a.query.data) + t * a.query.token_stride +
+                            std::int64_t{hs} * a.query.head_stride + a.q_rot_offset
+                      : static_cast<const T*>(a.key.data) + t * a.key.token_stride +
+                            std::int64_t{hs} * a.key.head_stride;
+  const Vec<T, VEC> out = rotate_row_warp_chunk<T, VEC>(load_vec<T, VEC>(src + d), partner,
+                                                        first_half, cos_raw, sin_raw);
+  if (!active) return;
+  if (is_q) {
+    T* dst = a.query_out.data == nullptr
+                 ? const_cast<T*>(src)
+                 : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride +
+                       std::int64_t{h} * a.query_out.head_stride + a.q_rot_offset;
+    store_vec<T, VEC>(dst + d, out);
+    return;
+  }
+  if (a.write_back_key) store_vec<T, VEC>(const_cast<T*>(src) + d, out);
+  if (slot >= 0)
+    store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, d), out, scale);
+}
+
+// The row-warp layout's kernel (work_plan.h, RowWarpPlan): a flat grid, launched only where it
+// fills at most half of one wave of resident CTAs (decode sizes). A launch's lanes are whole warps,
+// so the lanes of a warp run together. 16 CTAs per SM (32 registers).
+template <typename T, CacheDType C, int VEC>
+__global__ void __launch_bounds__(kFusedThreads, 16)
+    rope_kv_fused_row_warp_kernel(const RopeKvArgs a, const WorkPlan p, const RowWarpPlan r,
+                                  const std::uint32_t total_lanes) {
+  allow_dependent_grid_launch();
+  const std::uint32_t gid = blockIdx.x * kFusedThreads + threadIdx.x;
+  if (gid < total_lanes) row_warp_lane<T, C, VEC>(a, p, r, gid);
+}
+
 template <typename T, CacheDType C, int VEC, bool NEOX, bool STRIDE, bool ROLES>
 __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a, const WorkPlan p,
                                                              const std::int64_t total_units,
@@ -282,17 +376,6 @@ int resident_ctas_per_sm(Kernel kernel) {
   if (RKV_STRIDED_MAX_CTAS_PER_SM > 0 && per_sm > RKV_STRIDED_MAX_CTAS_PER_SM)
     return RKV_STRIDED_MAX_CTAS_PER_SM;
   return per_sm;
-}
-
-// SMs of the current device; 0 if the runtime cannot say (then the grid stays flat).
-inline int current_sm_count() {
-  int device = 0, sms = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  return sms;
 }
 
 }  // namespace detail
@@ -356,7 +439,7 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                 }
               }
             }
-            if (resident > 0 && blocks > resident)
+            if (resident > 0 && blocks > resident && !neox_half_rows_split_sectors(a, plan))
               return launch_kernel(rope_kv_fused_kernel<T, C, V, N, true, R>,
                                    static_cast<unsigned>(resident), kFusedThreads, stream, pdl, a,
                                    plan, total, split);
@@ -364,6 +447,24 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                                  static_cast<unsigned>(blocks), kFusedThreads, stream, pdl, a, plan,
                                  total, split);
           };
+          if constexpr (N) {
+            // Decode sizes only: where the launch fills at most half of the resident CTAs (8 of
+            // 16 a SM). There the layout's one-chunk lanes were 5-40 % faster than the two-chunk
+            // units; at 10-12 CTAs a SM its doubled thread count cost 5-8 %, and on the strided
+            // grid 10-13 % with fp8 caches (results/NOTES.md, session 13).
+            if (row_warp_layout(a, plan)) {
+              const RowWarpPlan rw = make_row_warp_plan(a, plan);
+              const std::int64_t total = a.num_tokens * rw.lanes_per_token;
+              const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
+              static const std::int64_t one_wave =
+                  ctas_in_one_wave(rope_kv_fused_row_warp_kernel<T, C, V>, kFusedThreads);
+              if (blocks <= one_wave / 2)
+                return launch_kernel(rope_kv_fused_row_warp_kernel<T, C, V>,
+                                     static_cast<unsigned>(blocks), kFusedThreads, stream,
+                                     a.programmatic_dependent_launch, a, plan, rw,
+                                     static_cast<std::uint32_t>(total));
+            }
+          }
           // Only the instantiations role_major_units can pick exist: gpt-j's with auto caches do
           // not.
           if constexpr (N || C != CacheDType::auto_)

@@ -113,6 +113,29 @@ RoleMajorSplit make_role_major_split(const RopeKvArgs& a, const WorkPlan& p) {
   return r;
 }
 
+bool row_warp_layout(const RopeKvArgs& a, const WorkPlan& p) {
+  if (a.style != RopeStyle::neox || mla_layout(a) || a.cos_sin_fp32 || p.vec == 0) return false;
+  if (p.q_pass != 0 || p.k_pass != 0 || a.rot_dim != a.q_head_size) return false;
+  const int chunks = a.rot_dim / p.vec;
+  return chunks >= 2 && chunks <= 32;
+}
+
+RowWarpPlan make_row_warp_plan(const RopeKvArgs& a, const WorkPlan& p) {
+  RowWarpPlan r;
+  r.chunks = a.rot_dim / p.vec;
+  r.rows_per_warp = 32 / r.chunks;
+  const auto warps = [&](std::int64_t rows) {
+    return static_cast<int>((rows + r.rows_per_warp - 1) / r.rows_per_warp);
+  };
+  r.q_warps = warps(a.num_q_heads);
+  r.k_warps = p.k_rot > 0 ? warps(a.num_kv_heads) : 0;
+  r.v_warps = static_cast<int>((std::int64_t{a.num_kv_heads} * p.v_units + 31) / 32);
+  r.lanes_per_token = 32 * std::int64_t{r.q_warps + r.k_warps + r.v_warps};
+  r.per_token = unit_divider(r.lanes_per_token);
+  r.per_row = unit_divider(r.chunks);
+  return r;
+}
+
 std::int64_t strided_grid_ctas(std::int64_t resident, std::int64_t units_per_token,
                                int threads_per_cta) {
   if (resident <= 0 || units_per_token <= 0 || threads_per_cta <= 0) return resident;

@@ -130,6 +130,40 @@ inline bool copies_pair_up(const WorkPlan& p) {
 std::int64_t strided_grid_ctas(std::int64_t resident, std::int64_t units_per_token,
                                int threads_per_cta);
 
+// The row-warp layout of neox rows at decode sizes. The unit layout gives a thread two chunks half
+// a row apart (x and y of its pairs): at N = 1 a 32x8x128 bf16 token is 448 threads, each loading
+// two chunks of q or k and two of cos/sin. Here one lane holds one contiguous chunk, whole rows sit
+// in one warp (rows_per_warp of them; the other lanes idle) and each lane takes its rotation
+// partner, half a row away, from the lane `chunks / 2` apart by warp shuffle: twice the threads,
+// half the loads each, 14-40 % faster at 1-8 tokens on the H200 (results/NOTES.md, session 13).
+// A token is q_warps + k_warps of rows, then v_warps of v chunks (one per lane), all whole warps,
+// so every warp of a launch is one role and its 32 lanes stay in step for the shuffle.
+struct RowWarpPlan {
+  int chunks = 0;         // chunks of a rotated row (R / VEC)
+  int rows_per_warp = 0;  // 32 / chunks
+  int q_warps = 0, k_warps = 0, v_warps = 0;
+  std::int64_t lanes_per_token = 0;  // 32 x (q_warps + k_warps + v_warps)
+  FastDivmod per_token;              // lanes_per_token as a divider
+  FastDivmod per_row;                // chunks as a divider (a lane's row and chunk in its warp)
+};
+
+// Whether the row-warp layout can do a's work: neox, rows of rotation only (full rotary on q and
+// k, no MLA), a cos/sin table in the q/k dtype, and a row of 2-32 chunks. The launchers take it
+// at decode sizes only (rope_kv_fused.cu; the pair's rope kernel only for rows that also split
+// sectors, neox_half_rows_split_sectors).
+bool row_warp_layout(const RopeKvArgs& a, const WorkPlan& p);
+RowWarpPlan make_row_warp_plan(const RopeKvArgs& a, const WorkPlan& p);
+
+// Neox rows of rotation only whose half rows are not whole 32-byte sectors (80-wide heads with a
+// 16-bit dtype): a unit's two load instructions cover 2.5 sectors of a row each and both touch
+// the third. The fused kernel keeps them off the strided grid, where neighbouring CTAs drift
+// apart over the launch and a shared sector is half-written by each: the flat grid was 5-13 %
+// faster at 2k-65k tokens (results/NOTES.md, session 13).
+inline bool neox_half_rows_split_sectors(const RopeKvArgs& a, const WorkPlan& p) {
+  if (a.style != RopeStyle::neox || mla_layout(a) || p.q_pass != 0 || p.k_pass != 0) return false;
+  return a.rot_dim == a.q_head_size && (a.rot_dim / 2 * dtype_bytes(a.dtype)) % 32 != 0;
+}
+
 // True when every pointer, stride, size and window offset of `a` allows `vec`-element accesses.
 bool vector_width_fits(const RopeKvArgs& a, int vec);
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -798,6 +799,108 @@ TEST(FusedWorkPlan, TwoChunksPerCopyUnitHalveOnlyTheCopies) {
   // D = 72 has 9 v chunks.
   EXPECT_TRUE(copies_pair_up(make_fused_plan(plan_args(8, 2, 80, 48), 8)));
   EXPECT_FALSE(copies_pair_up(make_fused_plan(plan_args(8, 2, 72, 72), 8)));
+}
+
+TEST(FusedWorkPlan, RowWarpLayoutForNeoxRowsOfRotationThatFitAWarp) {
+  // 40x8x80 bf16, full neox rotary, 8 per access: 10 chunks a row, three rows a warp.
+  RopeKvArgs a = plan_args(40, 8, 80, 80);
+  WorkPlan p = make_fused_plan(a, 8);
+  ASSERT_TRUE(row_warp_layout(a, p));
+  RowWarpPlan r = make_row_warp_plan(a, p);
+  EXPECT_EQ(r.chunks, 10);
+  EXPECT_EQ(r.rows_per_warp, 3);
+  EXPECT_EQ(r.q_warps, 14);  // 40 rows, three a warp
+  EXPECT_EQ(r.k_warps, 3);   // 8 rows
+  EXPECT_EQ(r.v_warps, 3);   // 8 x 10 chunks
+  EXPECT_EQ(r.lanes_per_token, 640);
+  EXPECT_EQ(r.per_token.divisor, 640u);
+  EXPECT_EQ(r.per_row.divisor, 10u);
+  // 128-wide rows: 16 chunks, two rows a warp; 256-wide: one; fp32 80-wide at 4 per access: 20.
+  const RopeKvArgs gqa = plan_args(32, 8, 128, 128);
+  r = make_row_warp_plan(gqa, make_fused_plan(gqa, 8));
+  EXPECT_EQ(r.rows_per_warp, 2);
+  EXPECT_EQ(r.q_warps + r.k_warps + r.v_warps, 16 + 4 + 4);
+  const RopeKvArgs wide = plan_args(16, 2, 256, 256);
+  ASSERT_TRUE(row_warp_layout(wide, make_fused_plan(wide, 8)));
+  EXPECT_EQ(make_row_warp_plan(wide, make_fused_plan(wide, 8)).rows_per_warp, 1);
+  RopeKvArgs f32 = a;
+  f32.dtype = DType::fp32;
+  EXPECT_TRUE(row_warp_layout(f32, make_fused_plan(f32, 4)));
+  // Not: gpt-j, partial rotary, an fp32 cos/sin table, MLA, a row of more than 32 chunks (fp32
+  // 256-wide at 4 per access) or of one (8-wide at 8 per access).
+  RopeKvArgs g = a;
+  g.style = RopeStyle::gptj;
+  EXPECT_FALSE(row_warp_layout(g, make_fused_plan(g, 8)));
+  RopeKvArgs partial = plan_args(40, 8, 80, 40);
+  EXPECT_FALSE(row_warp_layout(partial, make_fused_plan(partial, 4)));
+  RopeKvArgs table32 = a;
+  table32.cos_sin_fp32 = true;
+  EXPECT_FALSE(row_warp_layout(table32, make_fused_plan(table32, 8)));
+  RopeKvArgs mla = plan_args(16, 1, 192, 64);
+  mla.k_head_size = 64;
+  mla.v_head_size = 512;
+  mla.q_rot_offset = 128;
+  EXPECT_FALSE(row_warp_layout(mla, make_fused_plan(mla, 8)));
+  RopeKvArgs wide32 = plan_args(16, 2, 256, 256);
+  wide32.dtype = DType::fp32;
+  EXPECT_FALSE(row_warp_layout(wide32, make_fused_plan(wide32, 4)));
+  const RopeKvArgs narrow = plan_args(8, 1, 8, 8);
+  EXPECT_FALSE(row_warp_layout(narrow, make_fused_plan(narrow, 8)));
+  // Without a cache no v warps; with neither a cache nor a key write-back no k warps either.
+  RopeKvArgs rope_only = a;
+  rope_only.slot_mapping = nullptr;
+  r = make_row_warp_plan(rope_only, make_fused_plan(rope_only, 8));
+  EXPECT_EQ(r.v_warps, 0);
+  EXPECT_EQ(r.k_warps, 3);
+  rope_only.write_back_key = false;
+  r = make_row_warp_plan(rope_only, make_fused_plan(rope_only, 8));
+  EXPECT_EQ(r.k_warps, 0);
+  EXPECT_EQ(r.lanes_per_token, 32 * 14);
+}
+
+TEST(FusedWorkPlan, HalfRowsSplitSectorsOnlyWhereAHalfRowIsNotWholeSectors) {
+  // 16-bit: D/2 x 2 bytes a multiple of 32 <=> D a multiple of 32.
+  for (const int d : {16, 48, 80, 112, 144, 176, 208, 240}) {
+    const RopeKvArgs a = plan_args(8, 2, d, d);
+    EXPECT_TRUE(neox_half_rows_split_sectors(a, make_fused_plan(a, 8))) << d;
+  }
+  for (const int d : {32, 64, 96, 128, 256}) {
+    const RopeKvArgs a = plan_args(8, 2, d, d);
+    EXPECT_FALSE(neox_half_rows_split_sectors(a, make_fused_plan(a, 8))) << d;
+  }
+  RopeKvArgs f32 = plan_args(40, 8, 80, 80);  // 160-byte halves: five whole sectors
+  f32.dtype = DType::fp32;
+  EXPECT_FALSE(neox_half_rows_split_sectors(f32, make_fused_plan(f32, 4)));
+  RopeKvArgs g = plan_args(40, 8, 80, 80);  // gpt-j: no half rows
+  g.style = RopeStyle::gptj;
+  EXPECT_FALSE(neox_half_rows_split_sectors(g, make_fused_plan(g, 8)));
+  const RopeKvArgs partial = plan_args(40, 8, 80, 40);  // rows with pass-through chunks
+  EXPECT_FALSE(neox_half_rows_split_sectors(partial, make_fused_plan(partial, 4)));
+}
+
+TEST(FusedWorkPlan, RowWarpTokensAreWholeWarpsHoldingEveryRow) {
+  // Random head counts and 16-bit head sizes of 2-32 chunks at 8 per access: every row has a lane
+  // in its segment, no warp spare.
+  std::mt19937 rng(std::random_device{}());
+  for (int i = 0; i < 200; ++i) {
+    const int d = 16 * (1 + static_cast<int>(rng() % 16)), hkv = 1 + static_cast<int>(rng() % 16);
+    const int hq = hkv * (1 + static_cast<int>(rng() % 8));
+    RopeKvArgs a = plan_args(hq, hkv, d, d);
+    a.dtype = rng() % 2 ? DType::bf16 : DType::fp16;
+    const WorkPlan p = make_fused_plan(a, 8);
+    SCOPED_TRACE(testing::Message() << hq << "x" << hkv << "x" << d);
+    ASSERT_TRUE(row_warp_layout(a, p));
+    const RowWarpPlan r = make_row_warp_plan(a, p);
+    EXPECT_EQ(r.chunks * 8, d);
+    EXPECT_EQ(r.rows_per_warp, 32 / r.chunks);
+    EXPECT_GE(r.q_warps * r.rows_per_warp, hq);
+    EXPECT_LT((r.q_warps - 1) * r.rows_per_warp, hq);
+    EXPECT_GE(r.k_warps * r.rows_per_warp, hkv);
+    EXPECT_LT((r.k_warps - 1) * r.rows_per_warp, hkv);
+    EXPECT_GE(r.v_warps * 32, hkv * p.v_units);
+    EXPECT_LT((r.v_warps - 1) * 32, hkv * p.v_units);
+    EXPECT_EQ(r.lanes_per_token % 32, 0);
+  }
 }
 
 }  // namespace
