@@ -11,7 +11,8 @@
 // the copy bandwidth. With an fp8 cache the strided kernel holds 56 registers (9 CTAs per SM) and
 // measured 18 % slower on 32x32x128, so fp8 caches keep the flat grid. The strided grid drops a
 // CTA or two where its stride would otherwise pin each thread to the same few units of every
-// token (strided_grid_ctas, work_plan.h).
+// token (strided_grid_ctas, work_plan.h). At decode sizes neox rows of rotation only take a third
+// shape with its own lane code, the row-warp layout (RowWarpPlan, work_plan.h).
 #include <limits>
 #include <type_traits>
 

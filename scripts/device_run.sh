@@ -75,13 +75,15 @@ shim_source_dir() {
   [[ -n $src ]] || src=$(grep -aoE '/[[:alnum:]_./-]+/configs' "$bin/rkv_tests" | head -n1)
   src=${src%/configs}
   cli=$(grep -aoE '/[[:alnum:]_./-]+/rope-kv-bench' "$bin/rkv_tests" | grep -m1 "^$src/")
-  # Same path here (the checkout sits where it was built) but no build folder: link the CLI and
-  # the Google Benchmark binary in (the error table runs both).
-  if [[ -n $src && -e $src && -n $cli && ! -e $cli ]]; then
+  # Same path here (the checkout sits where it was built) but no build folder, or one that an
+  # earlier call on a warm machine left with only some of the tools: link each missing one of the
+  # CLI and the Google Benchmark binary in (the error table runs both).
+  if [[ -n $src && -e $src && -n $cli ]]; then
     local tool
     mkdir -p "$(dirname "$cli")" || return 0
     for tool in rope-kv-bench rope-kv-gbench; do
-      [[ -e $bin/$tool ]] && ln -s "$(cd "$bin" && pwd)/$tool" "$(dirname "$cli")/$tool" &&
+      [[ -e $(dirname "$cli")/$tool || ! -e $bin/$tool ]] && continue
+      ln -sf "$(cd "$bin" && pwd)/$tool" "$(dirname "$cli")/$tool" &&
         echo "(linked $(dirname "$cli")/$tool -> $bin/$tool)"
     done
     return 0
