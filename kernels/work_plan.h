@@ -135,7 +135,7 @@ std::int64_t strided_grid_ctas(std::int64_t resident, std::int64_t units_per_tok
 // two chunks of q or k and two of cos/sin. Here one lane holds one contiguous chunk, whole rows sit
 // in one warp (rows_per_warp of them; the other lanes idle) and each lane takes its rotation
 // partner, half a row away, from the lane `chunks / 2` apart by warp shuffle: twice the threads,
-// half the loads each, 14-40 % faster at 1-8 tokens on the H200 (results/NOTES.md, session 13).
+// half the loads each, 12-40 % faster at 1-8 tokens on the H200 (results/NOTES.md, session 13).
 // A token is q_warps + k_warps of rows, then v_warps of v chunks (one per lane), all whole warps,
 // so every warp of a launch is one role and its 32 lanes stay in step for the shuffle.
 struct RowWarpPlan {
