@@ -450,9 +450,9 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
           };
           if constexpr (N) {
             // Decode sizes only: where the launch fills at most half of the resident CTAs (8 of
-            // 16 a SM). There the layout's one-chunk lanes were 5-40 % faster than the two-chunk
-            // units; at 10-12 CTAs a SM its doubled thread count cost 5-8 %, and on the strided
-            // grid 10-13 % with fp8 caches (results/NOTES.md, session 13).
+            // 16 a SM). There the layout's one-chunk lanes were 2-40 % faster than the two-chunk
+            // units; at 9.7-11.6 CTAs a SM its doubled thread count cost 4.5-8.4 %, and on the
+            // strided grid 9.8-13.5 % with fp8 caches (results/NOTES.md, session 13).
             if (row_warp_layout(a, plan)) {
               const RowWarpPlan rw = make_row_warp_plan(a, plan);
               const std::int64_t total = a.num_tokens * rw.lanes_per_token;

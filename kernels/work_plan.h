@@ -157,7 +157,7 @@ RowWarpPlan make_row_warp_plan(const RopeKvArgs& a, const WorkPlan& p);
 // Neox rows of rotation only whose half rows are not whole 32-byte sectors (80-wide heads with a
 // 16-bit dtype): a unit's two load instructions cover 2.5 sectors of a row each and both touch
 // the third. The fused kernel keeps them off the strided grid, where neighbouring CTAs drift
-// apart over the launch and a shared sector is half-written by each: the flat grid was 5-13 %
+// apart over the launch and a shared sector is half-written by each: the flat grid was 3-13 %
 // faster at 2k-65k tokens (results/NOTES.md, session 13).
 inline bool neox_half_rows_split_sectors(const RopeKvArgs& a, const WorkPlan& p) {
   if (a.style != RopeStyle::neox || mla_layout(a) || p.q_pass != 0 || p.k_pass != 0) return false;

@@ -558,6 +558,16 @@ RopeKvArgs plan_args(int hq, int hkv, int d, int rot) {
   return a;
 }
 
+// MLA with hq query heads: q 192 wide with dims [128, 192) rotated by `rot`, k_pe 64, kv_c 512
+// (one kv head).
+RopeKvArgs mla_plan_args(int hq, int rot) {
+  RopeKvArgs a = plan_args(hq, 1, 192, rot);
+  a.k_head_size = 64;
+  a.v_head_size = 512;
+  a.q_rot_offset = 128;
+  return a;
+}
+
 void expect_plan(const WorkPlan& p, int q_rot, int q_pass, int k_rot, int k_pass, int v_units,
                  std::int64_t q_end, std::int64_t k_end, std::int64_t units) {
   EXPECT_EQ(p.q_rot, q_rot);
@@ -695,10 +705,7 @@ TEST(FusedWorkPlan, RoleMajorForNeoxAndFp8GptjRowsThatMixRoles) {
   rope_only.query_out.data = &dummy;
   EXPECT_TRUE(role_major_units(rope_only, make_fused_plan(rope_only, 8)));
   // MLA neox with rot = 32 of k_pe's 64: k rows mix.
-  RopeKvArgs mla = plan_args(16, 1, 192, 32);
-  mla.k_head_size = 64;
-  mla.v_head_size = 512;
-  mla.q_rot_offset = 128;
+  RopeKvArgs mla = mla_plan_args(16, 32);
   EXPECT_TRUE(role_major_units(mla, make_fused_plan(mla, 8)));
   // MLA gpt-j stays row-major with either cache (fp8 gained nothing there).
   mla.style = RopeStyle::gptj;
@@ -732,10 +739,7 @@ TEST(FusedWorkPlan, RopeOnlyHasNoValueUnits) {
 
 TEST(FusedWorkPlan, MlaRotatesTheLastSixtyFourQueryDims) {
   // MLA: q 192 with dims [128, 192) rotated, k_pe 64, kv_c 512; gptj at 8 per access.
-  RopeKvArgs a = plan_args(16, 1, 192, 64);
-  a.k_head_size = 64;
-  a.v_head_size = 512;
-  a.q_rot_offset = 128;
+  RopeKvArgs a = mla_plan_args(16, 64);
   a.style = RopeStyle::gptj;
   expect_plan(make_fused_plan(a, 8), 8, 0, 8, 0, 64, 128, 136, 200);
   // Two chunks per copy unit (the wide kernel MLA takes on the strided grid): half the kv_c units.
@@ -744,10 +748,7 @@ TEST(FusedWorkPlan, MlaRotatesTheLastSixtyFourQueryDims) {
 }
 
 TEST(FusedWorkPlan, WideCopyUnitsOnlyWhereMlaCopiesAreAQuarterOfTheUnits) {
-  RopeKvArgs mla = plan_args(16, 1, 192, 64);
-  mla.k_head_size = 64;
-  mla.v_head_size = 512;
-  mla.q_rot_offset = 128;
+  RopeKvArgs mla = mla_plan_args(16, 64);
   for (RopeStyle style : {RopeStyle::neox, RopeStyle::gptj}) {
     mla.style = style;
     for (int q_heads : {16, 32, 64, 128}) {
@@ -780,10 +781,7 @@ TEST(FusedWorkPlan, RoleMajorTwoChunkCopiesOnlyWhereCopiesAreTwoThirdsOfTheUnits
   a = plan_args(32, 8, 128, 64);
   EXPECT_FALSE(role_major_copies_dominate(a, make_fused_plan(a, 8)));
   // MLA 16, R = 32: 16 x 2 q rotation, k_pe 2 + 4, kv_c 64: copies 68 of 102, exactly two thirds.
-  RopeKvArgs mla = plan_args(16, 1, 192, 32);
-  mla.k_head_size = 64;
-  mla.v_head_size = 512;
-  mla.q_rot_offset = 128;
+  RopeKvArgs mla = mla_plan_args(16, 32);
   EXPECT_EQ(make_fused_plan(mla, 8).units_per_token, 102);
   EXPECT_TRUE(role_major_copies_dominate(mla, make_fused_plan(mla, 8)));
   // MLA 128: 256 q rotation units against the same 68 copies.
@@ -836,10 +834,7 @@ TEST(FusedWorkPlan, RowWarpLayoutForNeoxRowsOfRotationThatFitAWarp) {
   RopeKvArgs table32 = a;
   table32.cos_sin_fp32 = true;
   EXPECT_FALSE(row_warp_layout(table32, make_fused_plan(table32, 8)));
-  RopeKvArgs mla = plan_args(16, 1, 192, 64);
-  mla.k_head_size = 64;
-  mla.v_head_size = 512;
-  mla.q_rot_offset = 128;
+  RopeKvArgs mla = mla_plan_args(16, 64);
   EXPECT_FALSE(row_warp_layout(mla, make_fused_plan(mla, 8)));
   RopeKvArgs wide32 = plan_args(16, 2, 256, 256);
   wide32.dtype = DType::fp32;
