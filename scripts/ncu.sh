@@ -17,6 +17,11 @@
 #                              (No 'regex:' prefix: there '|' would mean "or".)
 #   --clock-control none       leave the GPU clocks as they are, as the timed runs see them, instead
 #                              of ncu's default of locking them to base.
+# env: NCU_SECTIONS  sections to collect, space-separated (default: the full set). Fewer sections
+#                    mean fewer replays of each launch: the way to sample hundreds of launches.
+#      NCU_CACHE_CONTROL  all (default: ncu flushes the caches before each replay, every launch
+#                    starts cold) or none (caches as the previous launch left them, as in a graph
+#                    replay of back-to-back launches).
 set -euo pipefail
 usage="usage: scripts/ncu.sh CASE_ID fused|pair|rope|cache_write LAUNCHES OUT_DIR [BINARY (default build/rope-kv-bench)]"
 if (($# < 4 || $# > 5)); then
@@ -42,10 +47,19 @@ id=$("$bin" validate --case "$case_id" --dry-run | sed -n 1p)
 range="$variant|$id"
 filter="$(printf '%s' "$range" | sed 's/[][@,/*+]/\\&/g')/"
 name=$(printf '%s' "$range" | tr -c 'A-Za-z0-9._-' '_')
+case ${NCU_CACHE_CONTROL:=all} in
+  all | none) ;;
+  *) echo "ncu.sh: NCU_CACHE_CONTROL '$NCU_CACHE_CONTROL' is not all or none" >&2; exit 4 ;;
+esac
+collect=(--set full)
+if [[ -n ${NCU_SECTIONS:-} ]]; then
+  collect=()
+  for s in $NCU_SECTIONS; do collect+=(--section "$s"); done
+fi
 mkdir -p "$out"
 
-"$ncu" --clock-control none --profile-from-start off --nvtx --nvtx-include "$filter" --set full \
-  -f -o "$out/$name" "$bin" profile --case "$id" --launches "$launches" --variants "$variant"
+"$ncu" --clock-control none --cache-control "$NCU_CACHE_CONTROL" --profile-from-start off --nvtx \
+  --nvtx-include "$filter" "${collect[@]}" -f -o "$out/$name" "$bin" profile --case "$id" --launches "$launches" --variants "$variant"
 # ncu exits 0 even when no kernel matched; no report file is the tell.
 [[ -f $out/$name.ncu-rep ]] || { echo "ncu.sh: no kernel profiled in NVTX range '$range' (see ncu's output above)" >&2; exit 1; }
 
@@ -59,7 +73,7 @@ metrics+=,launch__grid_size,launch__block_size,launch__registers_per_thread
 "$ncu" --import "$out/$name.ncu-rep" --page raw --csv --print-units base --metrics "$metrics" \
   >"$out/$name.csv"
 {
-  echo "# $range: $launches launches, ncu --set full --clock-control none ($("$ncu" --version | tail -n1))"
+  echo "# $range: $launches launches, ncu ${collect[*]} --clock-control none --cache-control $NCU_CACHE_CONTROL ($("$ncu" --version | tail -n1))"
   echo "## key metrics (base units)"
   cat "$out/$name.csv"
   echo
