@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,8 +25,12 @@ struct Coverage {
   std::vector<std::string> missed;  // ids of the cases that are not `mutual`
 };
 
+// A committed report, or its copy unpacked by the build where the tree keeps it as REL.gz
+// (tests/CMakeLists.txt, RKV_PACKED_REPORTS).
 std::string path(const std::string& rel) {
-  return std::string(RKV_SOURCE_DIR) + "/results/h200/" + rel;
+  const std::string committed = std::string(RKV_SOURCE_DIR) + "/results/h200/" + rel;
+  if (std::filesystem::exists(committed)) return committed;
+  return std::string(RKV_UNPACKED_DIR) + "/results/h200/" + rel;
 }
 
 Coverage check_pair(const std::string& a_rel, const std::string& b_rel) {
