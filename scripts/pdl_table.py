@@ -6,8 +6,10 @@ usage: pdl_table.py REPORT.json
 
 One row per (heads, cache, N); the columns are the median time (us per launch) the fused kernel
 and the pair add after the producer, launched without PDL (mode `producer`) and with it
-(`producer_pdl`), and the producer alone (the median of what the fused kernel's samples
-subtracted, from `producer` mode, else from `producer_pdl`). An added time near zero or below it
+(`producer_pdl`), the floor under those with PDL (`producer_floor_us` of the producer_pdl row:
+what a kernel that only waits for the producer adds; "-" in reports that predate it), and the
+producer alone (the median of what the fused kernel's samples subtracted, from `producer` mode,
+else from `producer_pdl`). An added time near zero or below it
 means the variant's launch and prologue were hidden behind the producer (docs/methodology.md,
 "What PDL saves: the producer modes"). A case that was not timed shows its validation result.
 
@@ -90,6 +92,11 @@ def cell(case, name, where):
     return "-" if v is None else number(need(v, "median_us", f"{where}.{name}"))
 
 
+def floor_cell(modes):
+    case = modes.get("producer_pdl")
+    return "-" if case is None else number(case.get("producer_floor_us"))
+
+
 def producer_cell(modes):
     for mode in MODES:
         case = modes.get(mode)
@@ -102,13 +109,14 @@ def producer_cell(modes):
 def table(report):
     rows = collect(report)
     header = ["heads", "cache", "N", "fused us", "fused us (PDL)", "pair us", "pair us (PDL)",
-              "producer us"]
+              "floor us (PDL)", "producer us"]
     out = ["| " + " | ".join(header) + " |",
-           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for (heads, cache, tokens), modes in rows.items():
         cells = [heads, cache, str(tokens)]
         for name, mode in COLUMNS:
             cells.append(cell(modes.get(mode), name, f"{heads} {cache} N={tokens} {mode}"))
+        cells.append(floor_cell(modes))
         cells.append(producer_cell(modes))
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
@@ -127,8 +135,9 @@ def main(argv):
         print(f"pdl_table.py: error: report '{argv[1]}': a key of an unexpected type ({e})",
               file=sys.stderr)
         return 1
-    print("Time added after the producer, median us per launch (without / with PDL); the producer "
-          "alone for scale.\n")
+    print("Time added after the producer, median us per launch (without / with PDL); the floor "
+          "with PDL (a kernel that only waits for the producer) and the producer alone for "
+          "scale.\n")
     sys.stdout.write(text)
     return 0
 

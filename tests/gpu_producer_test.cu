@@ -200,7 +200,18 @@ TEST_F(GpuProducerMode, BothModesGiveFiniteAddedAndPositiveProducerTimes) {
     }
     const double floor = timer.launch_floor_us(mode, kCaseVariants);
     EXPECT_TRUE(std::isfinite(floor)) << floor;
+    // The case's own floor: a waiting consumer after the fused variant's producer.
+    const double waits = timer.producer_floor_us(
+        mode, case_variants(dc, SlotAssignment::straight(), mode).front().producer, 2);
+    EXPECT_TRUE(std::isfinite(waits)) << waits;
   }
+  // Only the producer modes have a producer to wait for.
+  DeviceCase dc(make_case(CacheDType::auto_, "32x8x128", RopeStyle::neox, "nhd", 1));
+  dc.make_pristine_qkv();
+  const auto producer =
+      case_variants(dc, SlotAssignment::straight(), TimingMode::producer).front().producer;
+  EXPECT_THROW(timer.producer_floor_us(TimingMode::graph, producer, 2), std::invalid_argument);
+  EXPECT_THROW(timer.producer_floor_us(TimingMode::producer, {}, 2), std::invalid_argument);
 }
 
 TEST_F(GpuProducerMode, AVariantWithoutAProducerIsRefused) {

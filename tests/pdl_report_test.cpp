@@ -50,15 +50,16 @@ struct Added {
   CacheDType cache;
   std::int64_t tokens;
   double producer, fused, fused_pdl, pair, pair_pdl;
+  double floor, floor_pdl;  // what a consumer that only waits adds (producer_floor_us)
 };
 
 // What a PDL run could look like: at N=1 the fused kernel's added time with PDL is ~0 or below.
 const std::vector<Added>& added_times() {
   static const std::vector<Added> a = {
-      {"32x8x128", CacheDType::auto_, 1, 2.1, 1.3, -0.02, 2.6, 1.1},
-      {"32x8x128", CacheDType::fp8_e4m3, 1, 2.1, 1.6, 0.04, 2.9, 1.3},
-      {"32x8x128", CacheDType::auto_, 2048, 14.0, 9.5, 8.9, 16.1, 15.0},
-      {"32x32x128", CacheDType::auto_, 128, 3.0, 1.8, 0.9, 3.2, 2.1},
+      {"32x8x128", CacheDType::auto_, 1, 2.1, 1.3, -0.02, 2.6, 1.1, 0.71, 0.95},
+      {"32x8x128", CacheDType::fp8_e4m3, 1, 2.1, 1.6, 0.04, 2.9, 1.3, 0.72, 0.97},
+      {"32x8x128", CacheDType::auto_, 2048, 14.0, 9.5, 8.9, 16.1, 15.0, 0.8, 1.02},
+      {"32x32x128", CacheDType::auto_, 128, 3.0, 1.8, 0.9, 3.2, 2.1, 0.74, 0.99},
   };
   return a;
 }
@@ -82,6 +83,9 @@ Report pdl_report() {
     c.slots = {SlotAssignment::straight(), SlotAssignment::swapped(), SlotAssignment::straight()};
     c.samples = {mode_passes(a.fused, a.pair, a.producer, 3),
                  mode_passes(a.fused_pdl, a.pair_pdl, a.producer, 3)};
+    // Per pass, the middle value not first: the row must take the median, not a pass.
+    c.producer_floor_us = {{a.floor + 0.04, a.floor, a.floor - 0.03},
+                           {a.floor_pdl - 0.02, a.floor_pdl + 0.05, a.floor_pdl}};
     cases.push_back(std::move(c));
   }
   add_bench_rows(r, cases, r.timing, false);
@@ -117,6 +121,35 @@ TEST(PdlReport, RowsCarryTheProducerTimeAndResolvedSpeedupsOnly) {
   EXPECT_NEAR(row(r, 0, "producer").speedup->median, 2.6 / 1.3, 1e-6);
   ASSERT_TRUE(row(r, 3, "producer_pdl").speedup.has_value());
   EXPECT_NEAR(row(r, 3, "producer_pdl").speedup->median, 2.1 / 0.9, 1e-6);
+}
+
+TEST(PdlReport, RowsCarryTheMedianOfTheirPassesFloors) {
+  const Report r = pdl_report();
+  for (std::size_t i = 0; i < added_times().size(); ++i) {
+    const Added& a = added_times()[i];
+    ASSERT_TRUE(row(r, i, "producer").producer_floor_us.has_value());
+    EXPECT_DOUBLE_EQ(*row(r, i, "producer").producer_floor_us, a.floor);
+    ASSERT_TRUE(row(r, i, "producer_pdl").producer_floor_us.has_value());
+    EXPECT_DOUBLE_EQ(*row(r, i, "producer_pdl").producer_floor_us, a.floor_pdl);
+  }
+}
+
+TEST(PdlReport, NoFloorMeasuredMeansNoKey) {
+  BenchCase c;
+  c.base.spec.heads = *HeadConfig::parse("32x8x128");
+  c.base.id = c.base.spec.id();
+  c.base.validation = Disposition::passed;
+  c.timed = true;
+  c.slots = {SlotAssignment::straight()};
+  c.samples = {mode_passes(1.5, 3.0, 2.0, 1)};  // graph-like: no floors taken
+  const CaseResult r = case_row(c, 0, TimingMode::graph, testing::base_report().device, false);
+  EXPECT_FALSE(r.producer_floor_us.has_value());
+  EXPECT_FALSE(nlohmann::json(r).contains("producer_floor_us"));
+  c.producer_floor_us = {{0.9}};
+  const CaseResult with =
+      case_row(c, 0, TimingMode::producer_pdl, testing::base_report().device, false);
+  ASSERT_TRUE(with.producer_floor_us.has_value());
+  EXPECT_EQ(nlohmann::json(with).at("producer_floor_us").get<double>(), 0.9);
 }
 
 TEST(PdlReport, ResolvedMeansEveryLowerQuartileAboveTheFloor) {

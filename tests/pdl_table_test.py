@@ -30,11 +30,13 @@ def main(script, report_path):
             if l.startswith("| ") and not l.startswith(("| heads", "| ---"))]
     check(len(rows) == 4, f"expected 4 rows, got {len(rows)}:\n{out}")
     # The N=1 GQA auto-cache row of pdl_report_test.cpp: fused 1.30 / -0.02, pair 2.60 / 1.10,
-    # producer about 2.11 (its samples carry 2.10, 2.11, 2.12).
+    # the floor with PDL 0.95 (the median of its passes' 0.93, 1.00, 0.95), producer about 2.11
+    # (its samples carry 2.10, 2.11, 2.12).
     first = [c.strip() for c in rows[0].strip("|").split("|")]
     check(first[:3] == ["32x8x128", "auto", "1"], f"first row labels: {first}")
     check(first[3:7] == ["1.30", "-0.02", "2.60", "1.10"], f"first row added times: {first}")
-    check(first[7] == "2.11", f"first row producer: {first}")
+    check(first[7] == "0.95", f"first row floor with PDL: {first}")
+    check(first[8] == "2.11", f"first row producer: {first}")
 
     report = json.load(open(report_path))
     with tempfile.TemporaryDirectory() as d:
@@ -58,6 +60,18 @@ def main(script, report_path):
         odd = json.loads(json.dumps(report))
         odd["cases"][0]["variants"] = 7
         bad("odd.json", json.dumps(odd), "variants")
+        # A report from before producer_floor_us: the floor column says "-", the rest as before.
+        old = json.loads(json.dumps(report))
+        for c in old["cases"]:
+            c.pop("producer_floor_us", None)
+        path = os.path.join(d, "old.json")
+        with open(path, "w") as f:
+            f.write(json.dumps(old))
+        rc, out, err = run(script, path)
+        check(rc == 0, f"old report: exit {rc}: {err}")
+        row = [l for l in out.splitlines() if l.startswith("| 32x8x128 | auto | 1 ")][0]
+        old_first = [c.strip() for c in row.strip("|").split("|")]
+        check(old_first[3:9] == first[3:7] + ["-", "2.11"], f"old report row: {old_first}")
     rc, _, err = run(script, os.path.join(tempfile.gettempdir(), "no-such-report-pdl.json"))
     check(rc == 1 and "cannot read" in err, f"missing file: exit {rc} {err!r}")
     print("pdl_table: ok")

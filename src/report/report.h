@@ -46,11 +46,14 @@ struct CaseResult {
   std::string first_mismatch;  // coordinates, e.g. "key_cache block 3 offset 5 head 2 dim 17"
   std::string detail;          // why failed / not_supported / skipped, one line
   std::vector<VariantResult> variants;
-  std::optional<SpeedupEstimate> speedup;         // pair / fused; absent when either was not timed
-  std::int64_t min_bytes = 0;                     // the least the operation must move
-  double floor_us = 0;                            // min_bytes / measured copy bandwidth
-  double fused_gbps = 0;                          // min_bytes / fused median
-  double fused_pct_of_bandwidth = 0;              // fused_gbps / copy_bandwidth_gbps * 100
+  std::optional<SpeedupEstimate> speedup;  // pair / fused; absent when either was not timed
+  std::int64_t min_bytes = 0;              // the least the operation must move
+  double floor_us = 0;                     // min_bytes / measured copy bandwidth
+  double fused_gbps = 0;                   // min_bytes / fused median
+  double fused_pct_of_bandwidth = 0;       // fused_gbps / copy_bandwidth_gbps * 100
+  // The producer modes: what a consumer that only waits for the producer adds over it, median
+  // of the passes' floors (Timer::producer_floor_us); absent in other modes and older reports.
+  std::optional<double> producer_floor_us;
   std::string repro;                              // one command line that reruns this case
   std::vector<BufferAddresses> buffer_addresses;  // [pass]; bench --samples only
 

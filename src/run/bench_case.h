@@ -18,6 +18,9 @@ struct BenchCase {
   std::vector<SlotAssignment> slots;                              // [pass]
   std::vector<BufferAddresses> addresses;                         // [pass], name order
   std::vector<std::vector<std::vector<VariantSamples>>> samples;  // [mode][pass][variant]
+  // The producer modes: Timer::producer_floor_us with the case's producer, [mode][pass] (empty
+  // for the other modes).
+  std::vector<std::vector<double>> producer_floor_us;
 };
 
 }  // namespace rkv

@@ -87,6 +87,7 @@ std::vector<BenchCase> run_bench_passes(const RunRequest& inv, Timer& timer,
           // Mismatching kernels are not timed: a fast wrong answer is not a result.
           c.timed = !inv.validate_first || c.base.validation == Disposition::passed;
           c.samples.resize(modes.size());
+          c.producer_floor_us.resize(modes.size());
         }
         // Odd passes give the fused kernel slot B and the pair slot A: where the buffers landed
         // is then sampled across passes, not fixed per run.
@@ -96,7 +97,13 @@ std::vector<BenchCase> run_bench_passes(const RunRequest& inv, Timer& timer,
         if (c.timed) dc.make_pristine_qkv();  // every mode restores q/k/v from it
         c.addresses.push_back(addresses_of(dc));
         for (std::size_t m = 0; m < modes.size() && c.timed; ++m) {
-          c.samples[m].push_back(timer.sample(modes[m], case_variants(dc, slots, modes[m])));
+          const std::vector<TimedVariant> variants = case_variants(dc, slots, modes[m]);
+          c.samples[m].push_back(timer.sample(modes[m], variants));
+          // The floor under this case's added times: a consumer that only waits, after the
+          // fused kernel's producer (the same bytes as every variant's).
+          if (is_producer_mode(modes[m]))
+            c.producer_floor_us[m].push_back(
+                timer.producer_floor_us(modes[m], variants.front().producer, kCaseVariants));
           line += progress_text(case_row(c, m, modes[m], device, false));
         }
       } catch (const std::exception& e) {

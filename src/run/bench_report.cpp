@@ -1,7 +1,9 @@
 #include "run/bench_report.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "plan/token_modes.h"
 #include "stats/speedup_interval.h"
@@ -44,6 +46,11 @@ CaseResult case_row(const BenchCase& c, std::size_t mode_index, TimingMode mode,
     r.variants.push_back(std::move(result));
   }
   r.floor_us = static_cast<double>(r.min_bytes) / (device.copy_bandwidth_gbps * 1e3);
+  if (mode_index < c.producer_floor_us.size() && !c.producer_floor_us[mode_index].empty()) {
+    std::vector<double> floors = c.producer_floor_us[mode_index];
+    std::sort(floors.begin(), floors.end());
+    r.producer_floor_us = quantile_sorted(floors, 0.5);
+  }
   const VariantResult* fused = r.find_variant(Variant::fused);
   const VariantResult* pair = r.find_variant(Variant::pair);
   const bool added = is_producer_mode(mode);

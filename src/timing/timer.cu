@@ -36,14 +36,14 @@ namespace {
 
 __global__ void empty_kernel() {}
 
-}  // namespace
-
-cudaError_t launch_empty_kernel(cudaStream_t stream) {
-  empty_kernel<<<1, 1, 0, stream>>>();
-  return cudaGetLastError();
+// A no-op in a grid launched without PDL: then the stream order alone made the previous grid
+// complete first.
+__global__ void wait_kernel() {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
 }
 
-cudaError_t launch_empty_kernel_pdl(cudaStream_t stream) {
+// One CTA of one thread of `kernel`, with programmatic stream serialisation.
+cudaError_t launch_one_thread_pdl(void (*kernel)(), cudaStream_t stream) {
   cudaLaunchAttribute pdl{};
   pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   pdl.val.programmaticStreamSerializationAllowed = 1;
@@ -53,7 +53,24 @@ cudaError_t launch_empty_kernel_pdl(cudaStream_t stream) {
   config.stream = stream;
   config.attrs = &pdl;
   config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, empty_kernel);
+  return cudaLaunchKernelEx(&config, kernel);
+}
+
+}  // namespace
+
+cudaError_t launch_empty_kernel(cudaStream_t stream) {
+  empty_kernel<<<1, 1, 0, stream>>>();
+  return cudaGetLastError();
+}
+
+cudaError_t launch_empty_kernel_pdl(cudaStream_t stream) {
+  return launch_one_thread_pdl(empty_kernel, stream);
+}
+
+cudaError_t launch_wait_kernel(cudaStream_t stream, bool pdl) {
+  if (pdl) return launch_one_thread_pdl(wait_kernel, stream);
+  wait_kernel<<<1, 1, 0, stream>>>();
+  return cudaGetLastError();
 }
 
 struct Timer::Impl {
@@ -157,11 +174,28 @@ double Timer::launch_floor_us(TimingMode mode, int round_size) {
   // refuses a graph without a programmatic edge, and a plain launch would make none.
   const auto added =
       mode == TimingMode::producer_pdl ? launch_empty_kernel_pdl : launch_empty_kernel;
-  const std::vector<TimedVariant> empties(
-      static_cast<std::size_t>(std::max(round_size, 1)),
-      TimedVariant{"empty", added, launch_empty_kernel, {}, {}});
+  return pooled_median_us(mode, TimedVariant{"empty", added, launch_empty_kernel, {}, {}},
+                          round_size);
+}
+
+double Timer::producer_floor_us(TimingMode mode,
+                                const std::function<cudaError_t(cudaStream_t)>& producer,
+                                int round_size) {
+  if (!is_producer_mode(mode) || !producer)
+    throw std::invalid_argument("producer_floor_us: a producer mode and a producer are needed");
+  const bool pdl = launches_with_pdl(mode);
+  return pooled_median_us(
+      mode,
+      TimedVariant{
+          "wait", [pdl](cudaStream_t s) { return launch_wait_kernel(s, pdl); }, producer, {}, {}},
+      round_size);
+}
+
+double Timer::pooled_median_us(TimingMode mode, const TimedVariant& variant, int round_size) {
+  const std::vector<TimedVariant> copies(static_cast<std::size_t>(std::max(round_size, 1)),
+                                         variant);
   std::vector<double> pooled;
-  for (const VariantSamples& v : sample(mode, empties))
+  for (const VariantSamples& v : sample(mode, copies))
     pooled.insert(pooled.end(), v.us.begin(), v.us.end());
   return summarize(pooled).median;
 }

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -44,6 +45,15 @@ class Timer {
   // "Floors").
   double launch_floor_us(TimingMode mode, int round_size);
 
+  // The producer modes only: what a kernel that does nothing but wait for the previous grid
+  // (griddepcontrol.wait, then exit; launched with PDL in producer_pdl) adds over `producer`
+  // alone, sampled and pooled as launch_floor_us. With a case's producer this is the least any
+  // consumer of that producer's output can add in `mode`: the floor under the case's added times
+  // (docs/methodology.md, "What PDL saves"). Throws std::invalid_argument in another mode.
+  double producer_floor_us(TimingMode mode,
+                           const std::function<cudaError_t(cudaStream_t)>& producer,
+                           int round_size);
+
   // Cold mode's event-pair window (cold_sampler.h), measured the first time cold mode is used;
   // NaN until then.
   double cold_event_pair_us() const;
@@ -51,6 +61,9 @@ class Timer {
   cudaStream_t stream() const;
 
  private:
+  // The median of `variant` sampled as `round_size` identical variants, their samples pooled.
+  double pooled_median_us(TimingMode mode, const TimedVariant& variant, int round_size);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
@@ -62,5 +75,8 @@ StoppingRule::Params stopping_params(const TimingOptions& o);
 cudaError_t launch_empty_kernel(cudaStream_t stream);
 // The same, launched with programmatic stream serialisation (the floor of producer_pdl mode).
 cudaError_t launch_empty_kernel_pdl(cudaStream_t stream);
+// One kernel that waits for the previous grid (griddepcontrol.wait) and exits: the consumer of
+// Timer::producer_floor_us, launched normally or with programmatic stream serialisation.
+cudaError_t launch_wait_kernel(cudaStream_t stream, bool pdl);
 
 }  // namespace rkv
