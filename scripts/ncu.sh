@@ -22,6 +22,9 @@
 #      NCU_CACHE_CONTROL  all (default: ncu flushes the caches before each replay, every launch
 #                    starts cold) or none (caches as the previous launch left them, as in a graph
 #                    replay of back-to-back launches).
+#      NCU_SAMPLING_INTERVAL  0-31: warp-state samples every 2^(5+N) cycles (ncu's
+#                    --warp-sampling-interval; default ncu's own choice). 0 takes the most samples
+#                    per launch: a 2 us kernel then gives enough to rank its instructions.
 set -euo pipefail
 usage="usage: scripts/ncu.sh CASE_ID fused|pair|rope|cache_write LAUNCHES OUT_DIR [BINARY (default build/rope-kv-bench)]"
 if (($# < 4 || $# > 5)); then
@@ -55,6 +58,11 @@ collect=(--set full)
 if [[ -n ${NCU_SECTIONS:-} ]]; then
   collect=()
   for s in $NCU_SECTIONS; do collect+=(--section "$s"); done
+fi
+if [[ -n ${NCU_SAMPLING_INTERVAL:-} ]]; then
+  [[ $NCU_SAMPLING_INTERVAL =~ ^[0-9]+$ ]] && ((NCU_SAMPLING_INTERVAL <= 31)) ||
+    { echo "ncu.sh: NCU_SAMPLING_INTERVAL '$NCU_SAMPLING_INTERVAL' is not 0-31" >&2; exit 4; }
+  collect+=(--warp-sampling-interval "$NCU_SAMPLING_INTERVAL")
 fi
 mkdir -p "$out"
 
