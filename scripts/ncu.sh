@@ -4,7 +4,9 @@
 # Usage: scripts/ncu.sh CASE_ID fused|pair|rope|cache_write LAUNCHES OUT_DIR [BINARY]
 #   e.g. scripts/ncu.sh 'bf16|auto|32x8x128|neox|nhd|N=2048' fused 3 results/ncu
 # Writes OUT_DIR/NAME.ncu-rep, NAME.csv (key metrics, one row a kernel) and NAME.txt (both pages),
-# NAME being the variant and case id with every character outside [A-Za-z0-9._-] made '_'.
+# NAME being the variant and case id with every character outside [A-Za-z0-9._-] made '_'; with
+# NCU_SOURCE=1 also NAME.source.csv, the source page (SASS and each instruction's samples and
+# counters, one page a launch: few launches).
 #
 # `rope-kv-bench profile` warms up, calls cudaProfilerStart, runs exactly LAUNCHES launches of the
 # variant inside an NVTX push/pop range named "variant|case-id", then cudaProfilerStop
@@ -88,4 +90,7 @@ metrics+=,launch__grid_size,launch__block_size,launch__registers_per_thread
   echo "## details"
   "$ncu" --import "$out/$name.ncu-rep" --page details
 } >"$out/$name.txt"
+if [[ ${NCU_SOURCE:-0} == 1 ]]; then
+  "$ncu" --import "$out/$name.ncu-rep" --page source --print-source sass --csv >"$out/$name.source.csv"
+fi
 echo "ncu.sh: wrote $out/$name.ncu-rep, $out/$name.csv, $out/$name.txt"
