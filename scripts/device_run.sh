@@ -16,9 +16,10 @@
 #   ab        ab.tar.gz: $BIN and every $BIN/exp-*/ build on configs/kernel-ab-*.json (AB_CONFIGS:
 #             which, default "prefill decode"; base runs again last unless AB_BASE_AGAIN=0),
 #             with the rule's decision files; ab-decisions.txt: "NAME fused EXIT pair EXIT"
-#   adopted   after `ab` in the same call: adopted.txt (the first experiment, by name, that both
-#             rules adopt, or "none"), and that build's validate-full-matrix.json and
-#             sanitizer.log (ADOPTED_STEPS: the steps run on it, default "matrix sanitize")
+#   adopted   after `ab` in the same call: adopted.txt (the first experiment that both rules
+#             adopt, or "none": those AB_PREFER names, in its order, then the rest by name), and
+#             that build's validate-full-matrix.json and sanitizer.log (ADOPTED_STEPS: the steps
+#             run on it, default "matrix sanitize")
 #   ncu-table ncu-vs-tool.md, ncu-vs-tool.json (scripts/ncu_vs_tool.sh: fused cold and warm, tool
 #             vs ncu gpu__time_duration, bf16 GQA and MHA, N=1..65536), ncu-raw.tar.gz
 #   dumps     dumps-read.txt (scripts/read_dump.py over validate --dump-all of one MLA, one packed
@@ -237,9 +238,17 @@ step_adopted() {
   local name fused pair pick="" rc=0 s base=$bin
   [[ -f $OUT/ab-decisions.txt ]] ||
     { echo "device_run: 'adopted' needs the 'ab' step's ab-decisions.txt in \$OUT (run ab first)"; return 4; }
+  # Preferred builds first (one that holds another's change and more, say), then ab's order.
+  local adopted=() preferred
   while read -r name _ fused _ pair; do
-    [[ -z $pick && $fused == 0 && $pair == 0 ]] && pick=$name
+    [[ $fused == 0 && $pair == 0 ]] && adopted+=("$name")
   done <"$OUT/ab-decisions.txt"
+  for preferred in ${AB_PREFER:-}; do
+    for name in "${adopted[@]}"; do
+      [[ -z $pick && $name == "$preferred" ]] && pick=$name
+    done
+  done
+  [[ -n $pick || ${#adopted[@]} == 0 ]] || pick=${adopted[0]}
   echo "${pick:-none}" | tee "$OUT/adopted.txt"
   [[ -n $pick ]] || return 0
   bin=$base/$pick

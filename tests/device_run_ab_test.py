@@ -4,7 +4,9 @@
 step must run the base first and last and every experiment on every config, and decide each
 experiment with the A/B rule in the same call: its subset file, the fused and the pair verdicts
 in ab-decisions.txt and the decision files inside ab.tar.gz. The `adopted` step after it must
-name the adopted experiment and validate that build alone; without ab's decisions it refuses."""
+name the adopted experiment and validate that build alone (AB_PREFER's first adopted name where
+given); without ab's decisions it refuses. scripts/ab_call.sh, the device call around both, packs
+what they wrote and refuses bad arguments in one line."""
 import json
 import os
 import random
@@ -103,6 +105,23 @@ check(os.path.exists(os.path.join(out, "validate-full-matrix.json")), "the matri
 with open(os.path.join(out, "steps.txt")) as f:
     check("adopted 0" in f.read(), "the adopted step succeeded")
 
+# AB_PREFER: the first preferred build that both rules adopted wins over ab's order; a preferred
+# build the rules rejected is passed over. (adopted reads only ab-decisions.txt.)
+build(os.path.join(bin_dir, "exp-fast2"), gain)
+prefer = os.path.join(tmp, "prefer")
+os.makedirs(prefer)
+with open(os.path.join(prefer, "ab-decisions.txt"), "w") as f:
+    f.write("exp-fast fused 0 pair 0\nexp-fast2 fused 0 pair 0\nexp-slow fused 1 pair 0\n")
+p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "adopted"],
+                   env=dict(env, OUT=prefer, AB_PREFER="exp-slow exp-fast2 exp-fast"),
+                   capture_output=True, text=True, timeout=60)
+with open(os.path.join(prefer, "adopted.txt")) as f:
+    check(f.read().strip() == "exp-fast2", "AB_PREFER picks the first preferred adopted build")
+with open(os.path.join(bin_dir, "exp-fast2", "validated")) as f:
+    check(f.read().split() == ["configs/full-matrix.json"], "the preferred build ran the matrix")
+with open(os.path.join(bin_dir, "exp-fast", "validated")) as f:
+    check(len(f.read().split()) == 1, "exp-fast not validated again")
+
 # Without ab's decisions in $OUT, `adopted` refuses in one line, exit 4, and runs nothing.
 lone = os.path.join(tmp, "lone")
 p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "adopted"],
@@ -110,4 +129,33 @@ p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "a
 with open(os.path.join(lone, "steps.txt")) as f:
     check(f.read().startswith("adopted 4"), "adopted without ab: exit 4 in steps.txt")
 check("run ab first" in p.stdout, f"adopted without ab says why: {p.stdout[-300:]}")
+# scripts/ab_call.sh: the same builds packed as a device call carries them, unpacked in the call's
+# folder; one A/B into OUT/NAME, packed as NAME.tar.gz with the decisions, adopted.txt and the
+# validation inside, and nothing else left in OUT.
+pack = os.path.join(tmp, "pack.tar.xz")
+with tarfile.open(pack, "w:xz") as t:
+    t.add(bin_dir, arcname="packed")
+work, call_out = os.path.join(tmp, "work"), os.path.join(tmp, "call-out")
+os.makedirs(work)
+call = [os.path.join(SOURCE, "scripts", "ab_call.sh"), pack, "packed", "c9"]
+p = subprocess.run(["bash"] + call, cwd=work, env=dict(env, OUT=call_out, AB_CONFIGS="decode"),
+                   capture_output=True, text=True, timeout=300)
+check(p.returncode == 0, f"ab_call exit {p.returncode}: {p.stdout[-600:]} {p.stderr[-600:]}")
+check(sorted(os.listdir(call_out)) == ["c9.tar.gz"], f"only c9.tar.gz left: {os.listdir(call_out)}")
+with tarfile.open(os.path.join(call_out, "c9.tar.gz")) as t:
+    names = set(t.getnames())
+    for want in ("c9/ab.tar.gz", "c9/ab-decisions.txt", "c9/adopted.txt",
+                 "c9/validate-full-matrix.json"):
+        check(want in names, f"{want} in c9.tar.gz: {sorted(names)}")
+    check(t.extractfile("c9/adopted.txt").read().decode().strip() == "exp-fast",
+          "ab_call adopts as device_run does")
+for args, why in (([], "usage"), ([pack, "packed"], "usage"),
+                  ([os.path.join(tmp, "none.tar.xz"), "packed", "c9"], "no file"),
+                  ([pack, "elsewhere", "c9"], "holds no elsewhere/rope-kv-bench"),
+                  ([pack, "packed", "c 9"], "is not letters")):
+    p = subprocess.run(["bash", call[0]] + args, cwd=work, env=dict(env, OUT=call_out),
+                       capture_output=True, text=True, timeout=60)
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == 4 and len(lines) == 1 and why in lines[0],
+          f"ab_call {args}: exit {p.returncode}, stderr {p.stderr!r}")
 print("device_run ab: all checks passed")

@@ -8,17 +8,5 @@
 # same call. Build with build.sh; carry ["dist/s16b.tar.xz"].
 set -u
 exec > >(tee -a $OUT/call2.log) 2>&1
-tar -xJf dist/s16b.tar.xz
-D=s16b
-chmod +x $D/rope-kv-bench $D/*/rope-kv-bench
-mkdir -p $OUT/c2
-BIN=$D OUT=$OUT/c2 AB_CONFIGS="partial stride" bash scripts/device_run.sh ab
-tar -C $OUT -czf $OUT/ab-step.tar.gz c2
-pick=none
-for name in exp-pf1fp8 exp-pf1 exp-pf2; do
-  if grep -q "^$name fused 0 pair 0$" $OUT/c2/ab-decisions.txt 2>/dev/null; then pick=$name; break; fi
-done
-echo "$pick" | tee $OUT/c2/adopted.txt
-[[ $pick == none ]] || BIN=$D/$pick OUT=$OUT/c2/validation bash scripts/device_run.sh matrix sanitize
-tar -C $OUT -czf $OUT/c2.tar.gz c2 && rm -rf $OUT/c2 $OUT/ab-step.tar.gz
-exit 0
+AB_CONFIGS="partial stride" AB_PREFER="exp-pf1fp8 exp-pf1 exp-pf2" \
+  bash scripts/ab_call.sh dist/s16b.tar.xz s16b c2
