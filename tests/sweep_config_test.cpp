@@ -328,5 +328,30 @@ TEST(CommittedConfigs, KernelAbOneKvTimesSingleKvHeadShapesAtEveryTokenCount) {
   EXPECT_EQ(canaries, 4);
 }
 
+// The unit-kernel decode A/B config: every case in graph mode at 1, 8 or 128 tokens, the two
+// controls whose roles already fill whole warps, and every id of the judged subset committed
+// beside the experiment's patch among its cases (a subset id the config lost would judge nothing).
+TEST(CommittedConfigs, KernelAbUnitDecodeHoldsItsControlsAndItsJudgedCases) {
+  const SweepConfig cfg = load_ok(config_path("kernel-ab-unitdecode.json"));
+  const SweepPlan p = plan_sweep(cfg.axes, cfg.extra_cases);
+  EXPECT_TRUE(p.dropped.empty());
+  EXPECT_EQ(p.cases.size(), 2u * 5 * 3 + 2 * 2 * 2 * 3 + 2 * 2 * 3);
+  std::set<std::string> ids;
+  for (const CaseSpec& c : p.cases) {
+    EXPECT_EQ(modes_for_tokens(cfg.timing, c.tokens), std::vector<TimingMode>{TimingMode::graph});
+    EXPECT_TRUE(c.tokens == 1 || c.tokens == 8 || c.tokens == 128) << c.id();
+    ids.insert(c.id());
+  }
+  for (const char* control : {"bf16|auto|32x8x128|gptj|nhd|N=1", "bf16|auto|28x4x128|gptj|nhd|N=1"})
+    EXPECT_EQ(ids.count(control), 1u) << control;
+  std::ifstream subset(std::string(RKV_SOURCE_DIR) +
+                       "/results/h200/experiments/patches/decode-role-warps.subset.txt");
+  ASSERT_TRUE(subset) << "the judged subset is committed";
+  int judged = 0;
+  for (std::string id; std::getline(subset, id); ++judged)
+    EXPECT_EQ(ids.count(id), 1u) << id;
+  EXPECT_EQ(judged, 28);
+}
+
 }  // namespace
 }  // namespace rkv

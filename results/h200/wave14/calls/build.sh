@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds what session 16's calls carry, from the committed HEAD (run from the repository root after
 # scripts/install-deps.sh; ~15 min on two cores):
-#   dist/s16a.tar.xz  s16a/rope-kv-bench (HEAD) + s16a/exp-noslotwait      (call1.sh: round 2)
+#   dist/s16a.tar.xz  s16a/rope-kv-bench (HEAD) + s16a/exp-noslotwait, exp-rolewarps
+#                                                                (call1.sh: decode, two changes)
 #   dist/s16b.tar.xz  s16b/rope-kv-bench (HEAD) + s16b/exp-pf1, exp-pf1fp8, exp-pf2
 #                                                                          (call2.sh: prefetch)
 # Each tarball's base is the same HEAD binary; the experiments are HEAD plus a patch (and knob).
@@ -14,7 +15,8 @@ cmake --build build -j"$(nproc)" --target rope-kv-bench >/dev/null
 rm -rf dist/s16a dist/s16b
 mkdir -p dist/s16a dist/s16b
 for d in s16a s16b; do cp build/rope-kv-bench dist/$d/ && strip dist/$d/rope-kv-bench; done
-scripts/build_kernel_experiments.sh --dist dist/s16a noslotwait=$P/no-slot-wait.patch
+scripts/build_kernel_experiments.sh --dist dist/s16a noslotwait=$P/no-slot-wait.patch \
+  rolewarps=$P/decode-role-warps.patch
 scripts/build_kernel_experiments.sh --dist dist/s16b \
   pf1=$P/prefetch-next.patch,-DRKV_PREFETCH_NEXT=1 pf2=$P/prefetch-next.patch,-DRKV_PREFETCH_NEXT=2 \
   pf1fp8=$P/prefetch-next.patch,-DRKV_PREFETCH_NEXT=1,-DRKV_FP8_ROLES_STRIDED=1
