@@ -36,8 +36,14 @@ def main(argv):
         print(f"check_report_schema: {sys.executable} has no jsonschema module; install Debian's "
               "python3-jsonschema (scripts/install-deps.sh)", file=sys.stderr)
         return 2
-    schema = json.loads(pathlib.Path(argv[1]).read_text())
-    jsonschema.Draft202012Validator.check_schema(schema)
+    try:
+        schema = json.loads(pathlib.Path(argv[1]).read_text())
+        jsonschema.Draft202012Validator.check_schema(schema)
+    except (OSError, ValueError, jsonschema.exceptions.SchemaError) as e:
+        # The first argument is the schema; a report given there by mistake lands here too.
+        print(f"check_report_schema: {argv[1]} is not a readable JSON Schema: "
+              f"{str(e).splitlines()[0][:200]}", file=sys.stderr)
+        return 2
     validator = jsonschema.Draft202012Validator(schema)
 
     files = []

@@ -19,7 +19,9 @@
 #   adopted   after `ab` in the same call: adopted.txt (the first experiment that both rules
 #             adopt, or "none": those AB_PREFER names, in its order, then the rest by name), and
 #             that build's validate-full-matrix.json and sanitizer.log (ADOPTED_STEPS: the steps
-#             run on it, default "matrix sanitize")
+#             run on it, default "matrix sanitize"). A build whose verdict is "confirm first"
+#             re-runs those cases, five passes exp / base / exp, and counts as adopted when
+#             scripts/ab_confirm.py says they hold: confirm-NAME.txt (AB_CONFIRM=0 skips it)
 #   ncu-table ncu-vs-tool.md, ncu-vs-tool.json (scripts/ncu_vs_tool.sh: fused cold and warm, tool
 #             vs ncu gpu__time_duration, bf16 GQA and MHA, N=1..65536), ncu-raw.tar.gz
 #   dumps     dumps-read.txt (scripts/read_dump.py over validate --dump-all of one MLA, one packed
@@ -50,7 +52,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
 if (($# == 0)) || [[ -z ${OUT:-} ]]; then
-  sed -n '2,48s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,51s/^# \{0,1\}//p' "$0" >&2
   exit 4
 fi
 bin=${BIN:-dist}
@@ -232,6 +234,41 @@ ab_decide() {
     echo "$name fused $fused pair $pair"
   done
 }
+# The confirmation the A/B rule asks for before adopting a "confirm first" build (ab_compare.py
+# exit 3): the cases its decision files mark, each timing mode in one bench run with five passes,
+# in the order exp / base / exp; scripts/ab_confirm.py judges them (slower only when both
+# experiment runs are). The decision files come from ab.tar.gz, since `ab` may have run in an
+# earlier invocation (scripts/ab_call.sh packs in between).
+confirm_build() {
+  local name=$1 dir=$scratch/confirm/$1 d mode id m n=0 reports
+  local runs=() ids=()
+  mkdir -p "$dir"
+  tar -xzf "$OUT/ab.tar.gz" -C "$dir" "ab/decision-$name.txt" "ab/decision-$name-pair.txt" ||
+    { echo "device_run: no decision files of $name in ab.tar.gz"; return 1; }
+  python3 scripts/ab_confirm.py cases "$dir/ab/decision-$name.txt" "$dir/ab/decision-$name-pair.txt" \
+    >"$dir/cases.txt" || return 1
+  [[ -s $dir/cases.txt ]] || { echo "device_run: $name: nothing marked to confirm"; return 1; }
+  for d in "$bin/$name" "$bin" "$bin/$name"; do
+    n=$((n + 1))
+    reports=""
+    for mode in $(cut -f2 "$dir/cases.txt" | sort -u); do
+      ids=()
+      while IFS=$'\t' read -r id m _; do
+        [[ $m == "$mode" ]] && ids+=(--case "$id")
+      done < <(sort -u -t$'\t' -k1,2 "$dir/cases.txt")
+      timeout -s INT -k 30 "$limit" "$d/rope-kv-bench" bench "${ids[@]}" --mode "$mode" --passes 5 \
+        --json "$dir/run$n-$mode.json" >"$dir/run$n-$mode.txt" 2>&1 ||
+        { echo "device_run: $name: confirmation run $n ($mode) failed"; return 1; }
+      reports+=${reports:+,}$dir/run$n-$mode.json
+    done
+    runs+=("$reports")
+  done
+  python3 scripts/ab_confirm.py judge --cases "$dir/cases.txt" --base "${runs[1]}" \
+    --exp "${runs[0]}" --exp "${runs[2]}" >"$OUT/confirm-$name.txt" 2>&1
+  local verdict=$?
+  cat "$OUT/confirm-$name.txt"
+  return $verdict
+}
 # An adopted build is validated before its numbers are published (docs/methodology.md, A/B step
 # 5); doing it in the call that decided saves a machine start.
 step_adopted() {
@@ -241,7 +278,11 @@ step_adopted() {
   # Preferred builds first (one that holds another's change and more, say), then ab's order.
   local adopted=() preferred
   while read -r name _ fused _ pair; do
-    [[ $fused == 0 && $pair == 0 ]] && adopted+=("$name")
+    if [[ $fused == 0 && $pair == 0 ]]; then
+      adopted+=("$name")
+    elif [[ $fused =~ ^[03]$ && $pair =~ ^[03]$ && ${AB_CONFIRM:-1} != 0 ]]; then
+      confirm_build "$name" && adopted+=("$name")
+    fi
   done <"$OUT/ab-decisions.txt"
   for preferred in ${AB_PREFER:-}; do
     for name in "${adopted[@]}"; do

@@ -5,8 +5,9 @@ step must run the base first and last and every experiment on every config, and 
 experiment with the A/B rule in the same call: its subset file, the fused and the pair verdicts
 in ab-decisions.txt and the decision files inside ab.tar.gz. The `adopted` step after it must
 name the adopted experiment and validate that build alone (AB_PREFER's first adopted name where
-given); without ab's decisions it refuses. scripts/ab_call.sh, the device call around both, packs
-what they wrote and refuses bad arguments in one line."""
+given); a build whose verdict is "confirm first" is adopted only when the five-pass re-run of its
+marked cases (exp / base / exp) holds; without ab's decisions it refuses. scripts/ab_call.sh, the
+device call around both, packs what they wrote and refuses bad arguments in one line."""
 import json
 import os
 import random
@@ -28,20 +29,32 @@ import json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 factor = float(open(os.path.join(here, "factor")).read())
 args = sys.argv[1:]
-assert args[0] in ("bench", "validate") and "--config" in args, args
+confirming = "--case" in args  # the adopted step's confirmation re-run
+assert args[0] in ("bench", "validate") and ("--config" in args or confirming), args
+# Cases of a factor of their own: "slow" (in the A/B) and "confirm" (in the re-run), if present.
+def factor_file(name):
+    path = os.path.join(here, name)
+    return float(open(path).read()) if os.path.exists(path) else None
+slow_ids = set(open(os.path.join(here, "slow_ids")).read().split()) if os.path.exists(
+    os.path.join(here, "slow_ids")) else set()
+slow_factor = factor_file("confirm_factor" if confirming else "slow_factor")
 if args[0] == "validate":  # the adopted step's matrix: say so, write a report-shaped file
     json.dump({"cases": []}, open(args[args.index("--json") + 1], "w"))
     with open(os.path.join(here, "validated"), "a") as f:
         f.write(args[args.index("--config") + 1] + "\\n")
     sys.exit(0)
 report = json.load(open(%r))
+if confirming:
+    wanted = [args[i + 1] for i, a in enumerate(args) if a == "--case"]
+    assert "--passes" in args and args[args.index("--passes") + 1] == "5", args
+    report["cases"] = [c for c in report["cases"] if c["id"] in wanted]
 for case in report["cases"]:
     for v in case["variants"]:
         if v["variant"] == "fused":
-            v["median_us"] *= factor
+            v["median_us"] *= slow_factor if case["id"] in slow_ids and slow_factor else factor
 json.dump(report, open(args[args.index("--json") + 1], "w"))
-with open(os.path.join(here, "calls"), "a") as f:
-    f.write(args[args.index("--config") + 1] + "\\n")
+with open(os.path.join(here, "confirm_calls" if confirming else "calls"), "a") as f:
+    f.write((" ".join(wanted) if confirming else args[args.index("--config") + 1]) + "\\n")
 print("stand-in bench, fused x", factor)
 """ % REPORT
 
@@ -63,6 +76,15 @@ build(bin_dir, 1.0)
 gain = rng.uniform(0.93, 0.96)  # 4-7 % faster: adopted
 build(os.path.join(bin_dir, "exp-fast"), gain)
 build(os.path.join(bin_dir, "exp-slow"), rng.uniform(1.05, 1.08))  # more than 4 % slower
+# exp-nearly and exp-nearlybad: faster overall, but two cases 2-4 % slower ("confirm first"); in
+# the re-run those two are level (confirmed: adopted) or still slower (not adopted).
+slow_pick = rng.sample(ids, 2)
+for name, again in (("exp-nearly", rng.uniform(0.99, 1.01)), ("exp-nearlybad", 1.03)):
+    build(os.path.join(bin_dir, name), rng.uniform(0.93, 0.95))
+    for file, text in (("slow_ids", "\n".join(slow_pick)), ("slow_factor", "1.03"),
+                       ("confirm_factor", repr(again))):
+        with open(os.path.join(bin_dir, name, file), "w") as f:
+            f.write(text)
 judged = rng.sample(ids, len(ids) // 3)
 with open(os.path.join(bin_dir, "exp-fast", "subset.txt"), "w") as f:
     f.write("".join(i + "\n" for i in judged))
@@ -79,8 +101,27 @@ check(len(base_calls) == 4 and all(c.endswith(("prefill.json", "decode.json")) f
       f"the base runs each config first and last: {base_calls}")
 with open(os.path.join(out, "ab-decisions.txt")) as f:
     decisions = f.read().splitlines()
-check(decisions == ["exp-fast fused 0 pair 0", "exp-slow fused 1 pair 0"],
+check(decisions == ["exp-fast fused 0 pair 0", "exp-nearly fused 3 pair 0",
+                    "exp-nearlybad fused 3 pair 0", "exp-slow fused 1 pair 0"],
       f"one line an experiment with the rule's exits: {decisions}")
+# The confirmation: both "confirm first" builds re-ran exactly the two marked cases, twice each
+# (before and after the base), the base once for each; exp-nearly held, exp-nearlybad did not.
+for name in ("exp-nearly", "exp-nearlybad"):
+    with open(os.path.join(bin_dir, name, "confirm_calls")) as f:
+        runs = f.read().splitlines()
+    check(len(runs) == 2 and all(sorted(r.split()) == sorted(slow_pick) for r in runs),
+          f"{name} re-ran the two marked cases twice: {runs}")
+with open(os.path.join(bin_dir, "confirm_calls")) as f:
+    check(len(f.read().splitlines()) == 2, "the base re-ran once for each build")
+check(not os.path.exists(os.path.join(bin_dir, "exp-fast", "confirm_calls")),
+      "an adopted build is not re-run")
+with open(os.path.join(out, "confirm-exp-nearly.txt")) as f:
+    text = f.read()
+check("verdict: confirmed (2 case(s)" in text, f"exp-nearly confirmed: {text[-300:]}")
+with open(os.path.join(out, "confirm-exp-nearlybad.txt")) as f:
+    text = f.read()
+check("verdict: reject (2 case(s) more than 2 % slower in both runs)" in text,
+      f"exp-nearlybad not confirmed: {text[-300:]}")
 
 with tarfile.open(os.path.join(out, "ab.tar.gz")) as t:
     names = set(t.getnames())
@@ -100,23 +141,47 @@ with open(os.path.join(out, "adopted.txt")) as f:
 with open(os.path.join(bin_dir, "exp-fast", "validated")) as f:
     check(f.read().split() == ["configs/full-matrix.json"], "the adopted build ran the matrix")
 check(not any(os.path.exists(os.path.join(d, "validated"))
-              for d in (bin_dir, os.path.join(bin_dir, "exp-slow"))), "no other build validated")
+              for d in (bin_dir, os.path.join(bin_dir, "exp-slow"),
+                        os.path.join(bin_dir, "exp-nearly"), os.path.join(bin_dir, "exp-nearlybad"))),
+      "no other build validated")
 check(os.path.exists(os.path.join(out, "validate-full-matrix.json")), "the matrix report in $OUT")
 with open(os.path.join(out, "steps.txt")) as f:
     check("adopted 0" in f.read(), "the adopted step succeeded")
 
+
+def adopted_in(folder, decisions, **extra_env):
+    """Runs `device_run.sh adopted` in a fresh OUT holding DECISIONS as ab-decisions.txt (and the
+    A/B's ab.tar.gz, where the confirmation reads its decision files); adopted.txt's name."""
+    os.makedirs(folder)
+    with open(os.path.join(folder, "ab-decisions.txt"), "w") as f:
+        f.write(decisions)
+    with open(os.path.join(out, "ab.tar.gz"), "rb") as src, \
+            open(os.path.join(folder, "ab.tar.gz"), "wb") as dst:
+        dst.write(src.read())
+    subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "adopted"],
+                   env=dict(env, OUT=folder, **extra_env), capture_output=True, text=True,
+                   timeout=120)
+    with open(os.path.join(folder, "adopted.txt")) as f:
+        return f.read().strip()
+
+
+# A confirmed build is adopted like any other: preferred, it is the one validated.
+check(adopted_in(os.path.join(tmp, "confirmed"), "\n".join(decisions) + "\n",
+                 AB_PREFER="exp-nearlybad exp-nearly") == "exp-nearly",
+      "a confirmed build can be the adopted one")
+with open(os.path.join(bin_dir, "exp-nearly", "validated")) as f:
+    check(f.read().split() == ["configs/full-matrix.json"], "the confirmed build ran the matrix")
+# AB_CONFIRM=0: no re-run, so "confirm first" is not adopted.
+check(adopted_in(os.path.join(tmp, "skipped"), "exp-nearly fused 3 pair 0\n", AB_CONFIRM="0")
+      == "none", "AB_CONFIRM=0 adopts no build that needs a confirmation")
+
 # AB_PREFER: the first preferred build that both rules adopted wins over ab's order; a preferred
 # build the rules rejected is passed over. (adopted reads only ab-decisions.txt.)
 build(os.path.join(bin_dir, "exp-fast2"), gain)
-prefer = os.path.join(tmp, "prefer")
-os.makedirs(prefer)
-with open(os.path.join(prefer, "ab-decisions.txt"), "w") as f:
-    f.write("exp-fast fused 0 pair 0\nexp-fast2 fused 0 pair 0\nexp-slow fused 1 pair 0\n")
-p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "adopted"],
-                   env=dict(env, OUT=prefer, AB_PREFER="exp-slow exp-fast2 exp-fast"),
-                   capture_output=True, text=True, timeout=60)
-with open(os.path.join(prefer, "adopted.txt")) as f:
-    check(f.read().strip() == "exp-fast2", "AB_PREFER picks the first preferred adopted build")
+check(adopted_in(os.path.join(tmp, "prefer"),
+                 "exp-fast fused 0 pair 0\nexp-fast2 fused 0 pair 0\nexp-slow fused 1 pair 0\n",
+                 AB_PREFER="exp-slow exp-fast2 exp-fast") == "exp-fast2",
+      "AB_PREFER picks the first preferred adopted build")
 with open(os.path.join(bin_dir, "exp-fast2", "validated")) as f:
     check(f.read().split() == ["configs/full-matrix.json"], "the preferred build ran the matrix")
 with open(os.path.join(bin_dir, "exp-fast", "validated")) as f:

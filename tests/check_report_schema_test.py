@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""scripts/check_report_schema.py on bad arguments of its own: a report (gzipped) or a missing file
+given where the schema goes, and a spoiled report among good ones. Each is one line and its
+documented exit, never a traceback."""
+import gzip
+import json
+import os
+import sys
+import tempfile
+
+from script_checks import check, run_script
+
+SOURCE = sys.argv[1]
+SCRIPT = os.path.join(SOURCE, "scripts", "check_report_schema.py")
+SCHEMA = os.path.join(SOURCE, "docs", "report-schema.json")
+REPORT = os.path.join(SOURCE, "results", "h200", "wave2", "seed-table-run1.json")
+tmp = tempfile.mkdtemp()
+
+with open(REPORT) as f:
+    good = json.load(f)
+packed = os.path.join(tmp, "report.json.gz")
+with open(packed, "wb") as f:
+    f.write(gzip.compress(json.dumps(good).encode()))
+
+for schema in (packed, os.path.join(tmp, "absent.json")):
+    code, out, err = run_script(SCRIPT, schema, REPORT)
+    check(code == 2, f"{schema} as the schema: exit {code}")
+    check("Traceback" not in err and len(err.strip().splitlines()) == 1, f"one line: {err!r}")
+    check("is not a readable JSON Schema" in err, err)
+
+code, out, err = run_script(SCRIPT, SCHEMA, packed)
+check(code == 0 and "1 reports checked, 0 failed" in out, f"a gzipped report passes: {out} {err}")
+
+spoiled = json.loads(json.dumps(good))
+del spoiled["cases"][0]["id"]
+bad = os.path.join(tmp, "spoiled.json")
+with open(bad, "w") as f:
+    json.dump(spoiled, f)
+code, out, err = run_script(SCRIPT, SCHEMA, packed, bad)
+check(code == 1 and "2 reports checked, 1 failed" in out, f"a spoiled report fails: {out} {err}")
+print("check_report_schema_test: ok")
