@@ -7,8 +7,9 @@ usage: pdl_table.py REPORT.json
 One row per (heads, cache, N); the columns are the median time (us per launch) the fused kernel
 and the pair add after the producer, launched without PDL (mode `producer`) and with it
 (`producer_pdl`), the floor under those with PDL (`producer_floor_us` of the producer_pdl row:
-what a kernel that only waits for the producer adds; "-" in reports that predate it), and the
-producer alone (the median of what the fused kernel's samples subtracted, from `producer` mode,
+what a kernel that only waits for the producer adds; "-" in reports that predate it), the copy
+floor with PDL (`producer_copy_floor_us`: a kernel that waits, then reads 512 bytes the producer
+wrote and writes them elsewhere; "-" where absent), and the producer alone (the median of what the fused kernel's samples subtracted, from `producer` mode,
 else from `producer_pdl`). An added time near zero or below it
 means the variant's launch and prologue were hidden behind the producer (docs/methodology.md,
 "What PDL saves: the producer modes"). A case that was not timed shows its validation result.
@@ -92,9 +93,9 @@ def cell(case, name, where):
     return "-" if v is None else number(need(v, "median_us", f"{where}.{name}"))
 
 
-def floor_cell(modes):
+def floor_cell(modes, key):
     case = modes.get("producer_pdl")
-    return "-" if case is None else number(case.get("producer_floor_us"))
+    return "-" if case is None else number(case.get(key))
 
 
 def producer_cell(modes):
@@ -109,14 +110,15 @@ def producer_cell(modes):
 def table(report):
     rows = collect(report)
     header = ["heads", "cache", "N", "fused us", "fused us (PDL)", "pair us", "pair us (PDL)",
-              "floor us (PDL)", "producer us"]
+              "floor us (PDL)", "copy floor us (PDL)", "producer us"]
     out = ["| " + " | ".join(header) + " |",
-           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+           "| --- | --- | " + " | ".join(["---:"] * (len(header) - 2)) + " |"]
     for (heads, cache, tokens), modes in rows.items():
         cells = [heads, cache, str(tokens)]
         for name, mode in COLUMNS:
             cells.append(cell(modes.get(mode), name, f"{heads} {cache} N={tokens} {mode}"))
-        cells.append(floor_cell(modes))
+        cells.append(floor_cell(modes, "producer_floor_us"))
+        cells.append(floor_cell(modes, "producer_copy_floor_us"))
         cells.append(producer_cell(modes))
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
@@ -136,8 +138,9 @@ def main(argv):
               file=sys.stderr)
         return 1
     print("Time added after the producer, median us per launch (without / with PDL); the floor "
-          "with PDL (a kernel that only waits for the producer) and the producer alone for "
-          "scale.\n")
+          "with PDL (a kernel that only waits for the producer), the copy floor with PDL (one "
+          "that also reads 512 bytes the producer wrote and writes them) and the producer alone "
+          "for scale.\n")
     sys.stdout.write(text)
     return 0
 

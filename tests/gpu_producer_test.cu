@@ -1,12 +1,14 @@
 // The producer modes on a GPU (timing/producer_sampler.h, run/case_variants.h): a graph of
 // [producer, fused] launched with PDL writes the same bytes as one launched without it and as the
 // golden model, on fresh random inputs over poisoned outputs; the capture keeps programmatic
-// edges; both modes' samplers return finite added times and positive producer-alone times.
+// edges; both modes' samplers return finite added times and positive producer-alone times; the
+// copy floor's consumer copies what it should.
 //
 // Every test here needs a GPU and skips, saying why, without one.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -204,6 +206,12 @@ TEST_F(GpuProducerMode, BothModesGiveFiniteAddedAndPositiveProducerTimes) {
     const double waits = timer.producer_floor_us(
         mode, case_variants(dc, SlotAssignment::straight(), mode).front().producer, 2);
     EXPECT_TRUE(std::isfinite(waits)) << waits;
+    // ... and one that also copies what that producer wrote.
+    const DeviceBuffer& written = dc.outputs(SlotAssignment::straight().fused).qkv;
+    const double copies = timer.producer_copy_floor_us(
+        mode, case_variants(dc, SlotAssignment::straight(), mode).front().producer, written.get(),
+        written.bytes(), 2);
+    EXPECT_TRUE(std::isfinite(copies)) << copies;
   }
   // Only the producer modes have a producer to wait for.
   DeviceCase dc(make_case(CacheDType::auto_, "32x8x128", RopeStyle::neox, "nhd", 1));
@@ -212,6 +220,45 @@ TEST_F(GpuProducerMode, BothModesGiveFiniteAddedAndPositiveProducerTimes) {
       case_variants(dc, SlotAssignment::straight(), TimingMode::producer).front().producer;
   EXPECT_THROW(timer.producer_floor_us(TimingMode::graph, producer, 2), std::invalid_argument);
   EXPECT_THROW(timer.producer_floor_us(TimingMode::producer, {}, 2), std::invalid_argument);
+  const void* qkv = dc.outputs(SlotAssignment::straight().fused).qkv.get();
+  EXPECT_THROW(timer.producer_copy_floor_us(TimingMode::graph, producer, qkv, 512, 2),
+               std::invalid_argument);
+  EXPECT_THROW(timer.producer_copy_floor_us(TimingMode::producer, producer, nullptr, 512, 2),
+               std::invalid_argument);
+}
+
+// The copy floor's consumer copies exactly copy_after_wait_bytes from the first 16-byte boundary
+// of its source, whatever the source's misalignment and size, with and without PDL, and nothing
+// past them: fresh random bytes in, a poisoned destination with its tail as the canary.
+TEST_F(GpuProducerMode, TheCopyFloorsConsumerCopiesItsBytesAndNoMore) {
+  std::mt19937_64 rng(fresh_seed());
+  Stream stream;
+  for (const bool pdl : {false, true})
+    for (const int misalign : {0, 1, 7, 15})
+      for (const std::int64_t bytes : {std::int64_t{8}, std::int64_t{100}, std::int64_t{4096}}) {
+        SCOPED_TRACE("pdl " + std::to_string(pdl) + " misalign " + std::to_string(misalign) +
+                     " bytes " + std::to_string(bytes));
+        DeviceBuffer src(bytes, "copy floor source", misalign);
+        DeviceBuffer dst(kCopyFloorBytes, "copy floor destination");
+        std::vector<std::uint8_t> in(static_cast<std::size_t>(bytes));
+        for (auto& b : in)
+          b = static_cast<std::uint8_t>(rng());
+        src.upload(in.data(), bytes);
+        const std::vector<std::uint8_t> poison(kCopyFloorBytes, 0xA5);
+        dst.upload(poison.data(), kCopyFloorBytes);
+        ASSERT_EQ(launch_copy_after_wait_kernel(src.get(), bytes, dst.get(), pdl, stream.get()),
+                  cudaSuccess);
+        ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+        const std::vector<std::uint8_t> out = dst.to_host();
+        const std::int64_t skip = (16 - misalign) % 16;
+        const std::int64_t copied = copy_after_wait_bytes(src.get(), bytes);
+        EXPECT_EQ(copied,
+                  bytes - skip < 16 ? 0 : std::min((bytes - skip) / 16 * 16, kCopyFloorBytes));
+        for (std::int64_t i = 0; i < kCopyFloorBytes; ++i) {
+          const std::uint8_t want = i < copied ? in[static_cast<std::size_t>(skip + i)] : 0xA5;
+          ASSERT_EQ(out[static_cast<std::size_t>(i)], want) << "byte " << i;
+        }
+      }
 }
 
 TEST_F(GpuProducerMode, AVariantWithoutAProducerIsRefused) {

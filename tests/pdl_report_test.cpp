@@ -51,15 +51,17 @@ struct Added {
   std::int64_t tokens;
   double producer, fused, fused_pdl, pair, pair_pdl;
   double floor, floor_pdl;  // what a consumer that only waits adds (producer_floor_us)
+  double copy_floor,
+      copy_floor_pdl;  // ... one that also copies its output (producer_copy_floor_us)
 };
 
 // What a PDL run could look like: at N=1 the fused kernel's added time with PDL is ~0 or below.
 const std::vector<Added>& added_times() {
   static const std::vector<Added> a = {
-      {"32x8x128", CacheDType::auto_, 1, 2.1, 1.3, -0.02, 2.6, 1.1, 0.71, 0.95},
-      {"32x8x128", CacheDType::fp8_e4m3, 1, 2.1, 1.6, 0.04, 2.9, 1.3, 0.72, 0.97},
-      {"32x8x128", CacheDType::auto_, 2048, 14.0, 9.5, 8.9, 16.1, 15.0, 0.8, 1.02},
-      {"32x32x128", CacheDType::auto_, 128, 3.0, 1.8, 0.9, 3.2, 2.1, 0.74, 0.99},
+      {"32x8x128", CacheDType::auto_, 1, 2.1, 1.3, -0.02, 2.6, 1.1, 0.71, 0.95, 1.21, 1.17},
+      {"32x8x128", CacheDType::fp8_e4m3, 1, 2.1, 1.6, 0.04, 2.9, 1.3, 0.72, 0.97, 1.23, 1.19},
+      {"32x8x128", CacheDType::auto_, 2048, 14.0, 9.5, 8.9, 16.1, 15.0, 0.8, 1.02, 1.3, 1.25},
+      {"32x32x128", CacheDType::auto_, 128, 3.0, 1.8, 0.9, 3.2, 2.1, 0.74, 0.99, 1.24, 1.2},
   };
   return a;
 }
@@ -86,6 +88,9 @@ Report pdl_report() {
     // Per pass, the middle value not first: the row must take the median, not a pass.
     c.producer_floor_us = {{a.floor + 0.04, a.floor, a.floor - 0.03},
                            {a.floor_pdl - 0.02, a.floor_pdl + 0.05, a.floor_pdl}};
+    c.producer_copy_floor_us = {
+        {a.copy_floor, a.copy_floor + 0.06, a.copy_floor - 0.01},
+        {a.copy_floor_pdl + 0.02, a.copy_floor_pdl - 0.04, a.copy_floor_pdl}};
     cases.push_back(std::move(c));
   }
   add_bench_rows(r, cases, r.timing, false);
@@ -131,6 +136,10 @@ TEST(PdlReport, RowsCarryTheMedianOfTheirPassesFloors) {
     EXPECT_DOUBLE_EQ(*row(r, i, "producer").producer_floor_us, a.floor);
     ASSERT_TRUE(row(r, i, "producer_pdl").producer_floor_us.has_value());
     EXPECT_DOUBLE_EQ(*row(r, i, "producer_pdl").producer_floor_us, a.floor_pdl);
+    ASSERT_TRUE(row(r, i, "producer").producer_copy_floor_us.has_value());
+    EXPECT_DOUBLE_EQ(*row(r, i, "producer").producer_copy_floor_us, a.copy_floor);
+    ASSERT_TRUE(row(r, i, "producer_pdl").producer_copy_floor_us.has_value());
+    EXPECT_DOUBLE_EQ(*row(r, i, "producer_pdl").producer_copy_floor_us, a.copy_floor_pdl);
   }
 }
 
@@ -144,12 +153,16 @@ TEST(PdlReport, NoFloorMeasuredMeansNoKey) {
   c.samples = {mode_passes(1.5, 3.0, 2.0, 1)};  // graph-like: no floors taken
   const CaseResult r = case_row(c, 0, TimingMode::graph, testing::base_report().device, false);
   EXPECT_FALSE(r.producer_floor_us.has_value());
+  EXPECT_FALSE(r.producer_copy_floor_us.has_value());
   EXPECT_FALSE(nlohmann::json(r).contains("producer_floor_us"));
+  EXPECT_FALSE(nlohmann::json(r).contains("producer_copy_floor_us"));
   c.producer_floor_us = {{0.9}};
+  c.producer_copy_floor_us = {{1.3}};
   const CaseResult with =
       case_row(c, 0, TimingMode::producer_pdl, testing::base_report().device, false);
   ASSERT_TRUE(with.producer_floor_us.has_value());
   EXPECT_EQ(nlohmann::json(with).at("producer_floor_us").get<double>(), 0.9);
+  EXPECT_EQ(nlohmann::json(with).at("producer_copy_floor_us").get<double>(), 1.3);
 }
 
 TEST(PdlReport, ResolvedMeansEveryLowerQuartileAboveTheFloor) {

@@ -36,7 +36,8 @@ def main(script, report_path):
     check(first[:3] == ["32x8x128", "auto", "1"], f"first row labels: {first}")
     check(first[3:7] == ["1.30", "-0.02", "2.60", "1.10"], f"first row added times: {first}")
     check(first[7] == "0.95", f"first row floor with PDL: {first}")
-    check(first[8] == "2.11", f"first row producer: {first}")
+    check(first[8] == "1.17", f"first row copy floor with PDL (median of 1.19, 1.13, 1.17): {first}")
+    check(first[9] == "2.11", f"first row producer: {first}")
 
     report = json.load(open(report_path))
     with tempfile.TemporaryDirectory() as d:
@@ -60,10 +61,11 @@ def main(script, report_path):
         odd = json.loads(json.dumps(report))
         odd["cases"][0]["variants"] = 7
         bad("odd.json", json.dumps(odd), "variants")
-        # A report from before producer_floor_us: the floor column says "-", the rest as before.
+        # A report from before producer_floor_us: the floor columns say "-", the rest as before.
         old = json.loads(json.dumps(report))
         for c in old["cases"]:
             c.pop("producer_floor_us", None)
+            c.pop("producer_copy_floor_us", None)
         path = os.path.join(d, "old.json")
         with open(path, "w") as f:
             f.write(json.dumps(old))
@@ -71,7 +73,7 @@ def main(script, report_path):
         check(rc == 0, f"old report: exit {rc}: {err}")
         row = [l for l in out.splitlines() if l.startswith("| 32x8x128 | auto | 1 ")][0]
         old_first = [c.strip() for c in row.strip("|").split("|")]
-        check(old_first[3:9] == first[3:7] + ["-", "2.11"], f"old report row: {old_first}")
+        check(old_first[3:10] == first[3:7] + ["-", "-", "2.11"], f"old report row: {old_first}")
     rc, _, err = run(script, os.path.join(tempfile.gettempdir(), "no-such-report-pdl.json"))
     check(rc == 1 and "cannot read" in err, f"missing file: exit {rc} {err!r}")
     print("pdl_table: ok")

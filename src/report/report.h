@@ -54,6 +54,9 @@ struct CaseResult {
   // The producer modes: what a consumer that only waits for the producer adds over it, median
   // of the passes' floors (Timer::producer_floor_us); absent in other modes and older reports.
   std::optional<double> producer_floor_us;
+  // ... and of a consumer that after the wait reads the producer's output and writes it
+  // (Timer::producer_copy_floor_us); absent where producer_floor_us is, and in older reports.
+  std::optional<double> producer_copy_floor_us;
   std::string repro;                              // one command line that reruns this case
   std::vector<BufferAddresses> buffer_addresses;  // [pass]; bench --samples only
 

@@ -195,6 +195,8 @@ CaseResult read_case(const JsonField& j) {
   c.repro = j.at("repro").as_string();
   // Optional (producer modes, from this wave on): the floor under the case's added times.
   if (auto floor = j.find("producer_floor_us")) c.producer_floor_us = floor->as_number_or_nan();
+  if (auto floor = j.find("producer_copy_floor_us"))
+    c.producer_copy_floor_us = floor->as_number_or_nan();
   // Optional (bench --samples): each pass's buffer addresses, as "0x" and lower-case hex digits.
   if (auto passes = j.find("buffer_addresses"))
     for (const JsonField& pass : passes->elements()) {

@@ -109,6 +109,7 @@ void to_json(json& j, const CaseResult& c) {
            {"fused_pct_of_bandwidth", c.fused_pct_of_bandwidth},
            {"repro", c.repro}};
   if (c.producer_floor_us) j["producer_floor_us"] = *c.producer_floor_us;
+  if (c.producer_copy_floor_us) j["producer_copy_floor_us"] = *c.producer_copy_floor_us;
   if (!c.buffer_addresses.empty()) {
     json passes = json::array();
     for (const BufferAddresses& pass : c.buffer_addresses) {

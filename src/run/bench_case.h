@@ -21,6 +21,8 @@ struct BenchCase {
   // The producer modes: Timer::producer_floor_us with the case's producer, [mode][pass] (empty
   // for the other modes).
   std::vector<std::vector<double>> producer_floor_us;
+  // ... and Timer::producer_copy_floor_us (the consumer also reads the producer's output).
+  std::vector<std::vector<double>> producer_copy_floor_us;
 };
 
 }  // namespace rkv

@@ -88,6 +88,7 @@ std::vector<BenchCase> run_bench_passes(const RunRequest& inv, Timer& timer,
           c.timed = !inv.validate_first || c.base.validation == Disposition::passed;
           c.samples.resize(modes.size());
           c.producer_floor_us.resize(modes.size());
+          c.producer_copy_floor_us.resize(modes.size());
         }
         // Odd passes give the fused kernel slot B and the pair slot A: where the buffers landed
         // is then sampled across passes, not fixed per run.
@@ -101,9 +102,15 @@ std::vector<BenchCase> run_bench_passes(const RunRequest& inv, Timer& timer,
           c.samples[m].push_back(timer.sample(modes[m], variants));
           // The floor under this case's added times: a consumer that only waits, after the
           // fused kernel's producer (the same bytes as every variant's).
-          if (is_producer_mode(modes[m]))
+          if (is_producer_mode(modes[m])) {
+            const auto& producer = variants.front().producer;
             c.producer_floor_us[m].push_back(
-                timer.producer_floor_us(modes[m], variants.front().producer, kCaseVariants));
+                timer.producer_floor_us(modes[m], producer, kCaseVariants));
+            // ... and one that also reads what that producer wrote (the fused slot's qkv).
+            const DeviceBuffer& written = dc.outputs(slots.fused).qkv;
+            c.producer_copy_floor_us[m].push_back(timer.producer_copy_floor_us(
+                modes[m], producer, written.get(), written.bytes(), kCaseVariants));
+          }
           line += progress_text(case_row(c, m, modes[m], device, false));
         }
       } catch (const std::exception& e) {

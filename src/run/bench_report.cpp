@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,16 @@ namespace {
 // pair's.
 const char* slot_of(const std::string& variant, SlotAssignment slots) {
   return to_string(variant == to_string(Variant::fused) ? slots.fused : slots.pair);
+}
+
+// The median over the passes of one of a case's per-pass floors ([mode][pass]); none where that
+// mode measured none.
+std::optional<double> median_of_passes(const std::vector<std::vector<double>>& by_mode,
+                                       std::size_t mode_index) {
+  if (mode_index >= by_mode.size() || by_mode[mode_index].empty()) return std::nullopt;
+  std::vector<double> values = by_mode[mode_index];
+  std::sort(values.begin(), values.end());
+  return quantile_sorted(values, 0.5);
 }
 
 }  // namespace
@@ -46,11 +57,8 @@ CaseResult case_row(const BenchCase& c, std::size_t mode_index, TimingMode mode,
     r.variants.push_back(std::move(result));
   }
   r.floor_us = static_cast<double>(r.min_bytes) / (device.copy_bandwidth_gbps * 1e3);
-  if (mode_index < c.producer_floor_us.size() && !c.producer_floor_us[mode_index].empty()) {
-    std::vector<double> floors = c.producer_floor_us[mode_index];
-    std::sort(floors.begin(), floors.end());
-    r.producer_floor_us = quantile_sorted(floors, 0.5);
-  }
+  r.producer_floor_us = median_of_passes(c.producer_floor_us, mode_index);
+  r.producer_copy_floor_us = median_of_passes(c.producer_copy_floor_us, mode_index);
   const VariantResult* fused = r.find_variant(Variant::fused);
   const VariantResult* pair = r.find_variant(Variant::pair);
   const bool added = is_producer_mode(mode);

@@ -9,6 +9,7 @@
 
 #include "device/captured_graph.h"
 #include "device/cuda_check.h"
+#include "device/device_buffers.h"
 #include "timing/clock_settle.h"
 #include "timing/cold_sampler.h"
 #include "timing/graph_sampler.h"
@@ -42,18 +43,31 @@ __global__ void wait_kernel() {
   asm volatile("griddepcontrol.wait;" ::: "memory");
 }
 
-// One CTA of one thread of `kernel`, with programmatic stream serialisation.
-cudaError_t launch_one_thread_pdl(void (*kernel)(), cudaStream_t stream) {
-  cudaLaunchAttribute pdl{};
-  pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  pdl.val.programmaticStreamSerializationAllowed = 1;
+// After the wait, lanes below `lanes` copy one 16-byte vector each: a dependent load of what the
+// previous grid wrote, then a store, as any consumer of it does at the least.
+__global__ void copy_after_wait_kernel(const uint4* src, uint4* dst, int lanes) {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  if (static_cast<int>(threadIdx.x) < lanes) dst[threadIdx.x] = src[threadIdx.x];
+}
+
+// One CTA of `threads` threads of `kernel`, with programmatic stream serialisation when `pdl`.
+template <typename... Params, typename... Args>
+cudaError_t launch_one_cta(void (*kernel)(Params...), int threads, bool pdl, cudaStream_t stream,
+                           Args... args) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(1);
-  config.blockDim = dim3(1);
+  config.blockDim = dim3(static_cast<unsigned>(threads));
   config.stream = stream;
-  config.attrs = &pdl;
-  config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, kernel);
+  config.attrs = &attribute;
+  config.numAttrs = pdl ? 1 : 0;
+  return cudaLaunchKernelEx(&config, kernel, args...);
+}
+
+std::uintptr_t align_up_16(const void* p) {
+  return (reinterpret_cast<std::uintptr_t>(p) + 15) / 16 * 16;
 }
 
 }  // namespace
@@ -64,13 +78,26 @@ cudaError_t launch_empty_kernel(cudaStream_t stream) {
 }
 
 cudaError_t launch_empty_kernel_pdl(cudaStream_t stream) {
-  return launch_one_thread_pdl(empty_kernel, stream);
+  return launch_one_cta(empty_kernel, 1, true, stream);
 }
 
 cudaError_t launch_wait_kernel(cudaStream_t stream, bool pdl) {
-  if (pdl) return launch_one_thread_pdl(wait_kernel, stream);
-  wait_kernel<<<1, 1, 0, stream>>>();
-  return cudaGetLastError();
+  return launch_one_cta(wait_kernel, 1, pdl, stream);
+}
+
+std::int64_t copy_after_wait_bytes(const void* src, std::int64_t src_bytes) {
+  const auto skipped =
+      static_cast<std::int64_t>(align_up_16(src) - reinterpret_cast<std::uintptr_t>(src));
+  const std::int64_t usable = src_bytes - skipped;
+  return usable < 16 ? 0 : std::min(usable / 16 * 16, kCopyFloorBytes);
+}
+
+cudaError_t launch_copy_after_wait_kernel(const void* src, std::int64_t src_bytes, void* dst,
+                                          bool pdl, cudaStream_t stream) {
+  const auto* from = reinterpret_cast<const uint4*>(align_up_16(src));
+  const int lanes = static_cast<int>(copy_after_wait_bytes(src, src_bytes) / 16);
+  return launch_one_cta(copy_after_wait_kernel, 32, pdl, stream, from, static_cast<uint4*>(dst),
+                        lanes);
 }
 
 struct Timer::Impl {
@@ -81,6 +108,8 @@ struct Timer::Impl {
   SmClockProbe clock;
   StreamHold hold;                    // cold and producer modes
   std::unique_ptr<L2Flush> l2_flush;  // cold mode: made the first time cold mode is used
+  std::unique_ptr<DeviceBuffer>
+      copy_floor_out;  // producer_copy_floor_us's writes, made at first use
   double cold_event_pair_us = std::numeric_limits<double>::quiet_NaN();  // with l2_flush
 
   // The median cold window with no launch between the events: what the event pair itself adds
@@ -189,6 +218,30 @@ double Timer::producer_floor_us(TimingMode mode,
       TimedVariant{
           "wait", [pdl](cudaStream_t s) { return launch_wait_kernel(s, pdl); }, producer, {}, {}},
       round_size);
+}
+
+double Timer::producer_copy_floor_us(TimingMode mode,
+                                     const std::function<cudaError_t(cudaStream_t)>& producer,
+                                     const void* output, std::int64_t output_bytes,
+                                     int round_size) {
+  if (!is_producer_mode(mode) || !producer || output == nullptr)
+    throw std::invalid_argument(
+        "producer_copy_floor_us: a producer mode, a producer and its output are needed");
+  Impl& m = *impl_;
+  if (!m.copy_floor_out)
+    m.copy_floor_out = std::make_unique<DeviceBuffer>(kCopyFloorBytes, "copy floor output");
+  void* out = m.copy_floor_out->get();
+  const bool pdl = launches_with_pdl(mode);
+  return pooled_median_us(mode,
+                          TimedVariant{"copy",
+                                       [=](cudaStream_t s) {
+                                         return launch_copy_after_wait_kernel(output, output_bytes,
+                                                                              out, pdl, s);
+                                       },
+                                       producer,
+                                       {},
+                                       {}},
+                          round_size);
 }
 
 double Timer::pooled_median_us(TimingMode mode, const TimedVariant& variant, int round_size) {

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -54,6 +55,15 @@ class Timer {
                            const std::function<cudaError_t(cudaStream_t)>& producer,
                            int round_size);
 
+  // As producer_floor_us, with a consumer that after the wait also reads what the producer wrote
+  // at `output` (one 16-byte vector a lane of a warp, kCopyFloorBytes at most) and writes it to a
+  // scratch buffer of the timer's: one dependent load and one store, the least any kernel that
+  // consumes the producer's output and writes a result must add. The fused kernel's own time
+  // above this floor is what a faster kernel could still save (docs/methodology.md).
+  double producer_copy_floor_us(TimingMode mode,
+                                const std::function<cudaError_t(cudaStream_t)>& producer,
+                                const void* output, std::int64_t output_bytes, int round_size);
+
   // Cold mode's event-pair window (cold_sampler.h), measured the first time cold mode is used;
   // NaN until then.
   double cold_event_pair_us() const;
@@ -78,5 +88,13 @@ cudaError_t launch_empty_kernel_pdl(cudaStream_t stream);
 // One kernel that waits for the previous grid (griddepcontrol.wait) and exits: the consumer of
 // Timer::producer_floor_us, launched normally or with programmatic stream serialisation.
 cudaError_t launch_wait_kernel(cudaStream_t stream, bool pdl);
+
+// The consumer of Timer::producer_copy_floor_us: one warp that waits for the previous grid, then
+// copies copy_after_wait_bytes(src, src_bytes) bytes from the first 16-byte boundary at or after
+// `src` to `dst` (16-byte aligned, kCopyFloorBytes long).
+constexpr std::int64_t kCopyFloorBytes = 512;
+std::int64_t copy_after_wait_bytes(const void* src, std::int64_t src_bytes);
+cudaError_t launch_copy_after_wait_kernel(const void* src, std::int64_t src_bytes, void* dst,
+                                          bool pdl, cudaStream_t stream);
 
 }  // namespace rkv
