@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <set>
+#include <utility>
 
 #include "plan/sweep_plan.h"
 #include "plan/token_modes.h"
@@ -351,6 +352,35 @@ TEST(CommittedConfigs, KernelAbUnitDecodeHoldsItsControlsAndItsJudgedCases) {
   for (std::string id; std::getline(subset, id); ++judged)
     EXPECT_EQ(ids.count(id), 1u) << id;
   EXPECT_EQ(judged, 28);
+}
+
+TEST(CommittedConfigs, KernelAbSplitRotHoldsBothJudgedSubsetsAndTheirControls) {
+  const SweepConfig cfg = load_ok(config_path("kernel-ab-splitrot.json"));
+  const SweepPlan p = plan_sweep(cfg.axes, cfg.extra_cases);
+  EXPECT_TRUE(p.dropped.empty());
+  EXPECT_EQ(p.cases.size(), 2u * 2 * 3 * 2 * 3);  // caches x styles x rot x layouts x tokens
+  std::set<std::string> ids;
+  for (const CaseSpec& c : p.cases) {
+    EXPECT_EQ(modes_for_tokens(cfg.timing, c.tokens), std::vector<TimingMode>{TimingMode::cold});
+    ids.insert(c.id());
+  }
+  // The same shape with whole-sector windows (rot = 64: 128 bytes; full rotary) as controls.
+  for (const char* control :
+       {"bf16|auto|40x8x80|gptj|nhd|N=65536|rot=64", "bf16|auto|40x8x80|gptj|nhd|N=65536",
+        "bf16|auto|40x8x80|neox|nhd|N=65536"})
+    EXPECT_EQ(ids.count(control), 1u) << control;
+  for (const auto& [file, count] : {std::pair<const char*, int>{"split-window-flat.subset.txt", 6},
+                                    {"split-window-flat-both.subset.txt", 12}}) {
+    std::ifstream subset(std::string(RKV_SOURCE_DIR) + "/results/h200/experiments/patches/" + file);
+    ASSERT_TRUE(subset) << file << " is committed";
+    int judged = 0;
+    for (std::string id; std::getline(subset, id); ++judged) {
+      EXPECT_EQ(ids.count(id), 1u) << id;
+      EXPECT_NE(id.find("|auto|"), std::string::npos) << id;  // fp8 is on the flat grid already
+      EXPECT_NE(id.find("|rot=40"), std::string::npos) << id;
+    }
+    EXPECT_EQ(judged, count) << file;
+  }
 }
 
 }  // namespace
