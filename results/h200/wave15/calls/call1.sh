@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
-# Session 17, call 1 (carry ["dist/s17.tar.xz"], built by build.sh; ~85 s start + ~500 s):
-# 1. rolewarps (session 16: judged 14.3 % faster, "confirm first" on one unjudged case): the
-#    five-pass confirmation of bf16|fp8_e4m3|32x8x128|neox|nhd|N=128 (exp / base / exp,
-#    scripts/ab_confirm.py), then the full matrix and compute-sanitizer on that build.
-# 2. The split-window A/B (results/NOTES.md, "Session 17 round 1"): base, gjsplit, splitflat,
-#    base again on kernel-ab-splitrot, each judged on its subset (3 %), the adopted step
-#    confirming and validating the first that passes (splitflat preferred: it holds gjsplit's
-#    change and more).
+# Session 17, call 1 (carry ["dist/s17.tar.xz"], built by build.sh; ~85 s start + ~110 s):
+# rolewarps (session 16: judged 14.3 % faster, "confirm first" on one unjudged case): the
+# five-pass confirmation of bf16|fp8_e4m3|32x8x128|neox|nhd|N=128 (exp / base / exp,
+# scripts/ab_confirm.py), then the full matrix and compute-sanitizer on that build; everything
+# packed in rw.tar.gz. Call 2 (the A/B) follows while the machine is warm.
 set -u
 exec > >(tee -a $OUT/call1.log) 2>&1
 tar -xJf dist/s17.tar.xz && chmod +x s17/rope-kv-bench s17/*/rope-kv-bench s17/rw/*/rope-kv-bench
@@ -23,6 +20,4 @@ python3 scripts/ab_confirm.py judge --cases $C/cases.txt --base $C/confirm-2.jso
   --exp $C/confirm-1.json --exp $C/confirm-3.json | tee $C/verdict.txt
 BIN=$E OUT=$C bash scripts/device_run.sh matrix sanitize
 tar -C $OUT -czf $OUT/rw.tar.gz rw && rm -rf $C
-AB_CONFIGS="splitrot" AB_PREFER="exp-splitflat exp-gjsplit" \
-  bash scripts/ab_call.sh dist/s17.tar.xz s17 c1
 exit 0
