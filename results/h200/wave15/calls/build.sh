@@ -5,8 +5,8 @@
 #                    s17/exp-mlaflat (HEAD plus split-window-flat.patch with RKV_SPLIT_WINDOW_FLAT=1,
 #                    =2, and RKV_MLA_PARTIAL_FLAT=1: the A/B, call2.sh), and
 #                    s17/rw/exp-rolewarps (HEAD plus decode-role-warps.patch: session 16's build
-#                    waiting for its confirmation, call1.sh; in a folder of its own so that the
-#                    A/B, which takes every s17/exp-*, leaves it out).
+#                    waiting for its confirmation, call1.sh; in a folder of its own, beside a link
+#                    to the base, so that the A/B, which takes every s17/exp-*, leaves it out).
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 export PATH=/usr/local/cuda/bin:$PATH
@@ -24,6 +24,6 @@ scripts/build_kernel_experiments.sh --dist dist/s17 \
 cp $P/split-window-flat-both.subset.txt dist/s17/exp-splitflat/subset.txt
 cp $P/mla-partial-flat.subset.txt dist/s17/exp-mlaflat/subset.txt
 scripts/build_kernel_experiments.sh --dist dist/s17/rw rolewarps=$P/decode-role-warps.patch
-rm -f dist/s17/rw/rope-kv-bench  # the base is s17/rope-kv-bench
+ln -sf ../rope-kv-bench dist/s17/rw/rope-kv-bench  # rw's base (its confirmation) is s17's
 tar -C dist -cJf dist/s17.tar.xz s17
 ls -la dist/s17.tar.xz
