@@ -281,7 +281,7 @@ step_adopted() {
     if [[ $fused == 0 && $pair == 0 ]]; then
       adopted+=("$name")
     elif [[ $fused =~ ^[03]$ && $pair =~ ^[03]$ && ${AB_CONFIRM:-1} != 0 ]]; then
-      confirm_build "$name" && adopted+=("$name")
+      confirm_build "$name" </dev/null && adopted+=("$name")  # the loop reads stdin
     fi
   done <"$OUT/ab-decisions.txt"
   for preferred in ${AB_PREFER:-}; do

@@ -108,8 +108,8 @@ struct Timer::Impl {
   SmClockProbe clock;
   StreamHold hold;                    // cold and producer modes
   std::unique_ptr<L2Flush> l2_flush;  // cold mode: made the first time cold mode is used
-  std::unique_ptr<DeviceBuffer>
-      copy_floor_out;  // producer_copy_floor_us's writes, made at first use
+  // producer_copy_floor_us's consumer writes here; made the first time it is used.
+  std::unique_ptr<DeviceBuffer> copy_floor_out;
   double cold_event_pair_us = std::numeric_limits<double>::quiet_NaN();  // with l2_flush
 
   // The median cold window with no launch between the events: what the event pair itself adds
