@@ -415,12 +415,18 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                 resident = strided_grid_ctas(std::int64_t{sms} * per_sm, unit_count, kFusedThreads);
             }
             const bool pdl = a.programmatic_dependent_launch;
+            // Rows whose sectors the strided grid's drifting CTAs would share out of step stay
+            // on the flat grid: neox half rows of 80-wide heads, and rotation windows that end
+            // inside a sector, either style (40x8x80 rot = 40: 2-15 % faster, session 17's A/B).
+            const bool flat_pays =
+                neox_half_rows_split_sectors(a, plan) || rotation_window_splits_sectors(a, plan);
             if constexpr (C == CacheDType::auto_) {
               // Two chunks per copy unit, on the strided grid only (large N); in role-major
               // order where copies dominate.
               const bool wide_pays =
                   R ? role_major_copies_dominate(a, plan) : wide_copy_units(a, plan);
-              if (resident > 0 && blocks > resident && wide_pays && copies_pair_up(plan)) {
+              if (resident > 0 && blocks > resident && !flat_pays && wide_pays &&
+                  copies_pair_up(plan)) {
                 const WorkPlan wide = make_fused_plan(a, vec, 2);
                 static const int wide_per_sm =
                     resident_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N, R>);
@@ -440,7 +446,7 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                 }
               }
             }
-            if (resident > 0 && blocks > resident && !neox_half_rows_split_sectors(a, plan))
+            if (resident > 0 && blocks > resident && !flat_pays)
               return launch_kernel(rope_kv_fused_kernel<T, C, V, N, true, R>,
                                    static_cast<unsigned>(resident), kFusedThreads, stream, pdl, a,
                                    plan, total, split);
@@ -465,6 +471,23 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                                      a.programmatic_dependent_launch, a, plan, rw,
                                      static_cast<std::uint32_t>(total));
             }
+          }
+          // Decode sizes, any plan the row-warp layout did not take: role-major order with every
+          // segment padded to whole warps, so that no warp holds two roles (whose chains of
+          // round trips it would run one after the other), where the row-major order or the
+          // compact segments mix them (14 % faster on 28 decode cases, none slower: results/
+          // NOTES.md, "decode role warps", sessions 15-17).
+          {
+            const RoleMajorSplit warps = make_role_major_split(a, plan, true);
+            const bool rows_mix_roles = plan.q_pass > 0 || plan.k_pass > 0;
+            const std::int64_t total = a.num_tokens * launched_units_per_token(plan, warps, true);
+            const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
+            static const std::int64_t one_wave =
+                ctas_in_one_wave(rope_kv_fused_kernel<T, C, V, N, false, true>, kFusedThreads);
+            if ((warps.padded_units_per_token > 0 || rows_mix_roles) && blocks <= one_wave / 2)
+              return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, true>,
+                                   static_cast<unsigned>(blocks), kFusedThreads, stream,
+                                   a.programmatic_dependent_launch, a, plan, total, warps);
           }
           // Only the instantiations role_major_units can pick exist: gpt-j's with auto caches do
           // not.

@@ -86,7 +86,7 @@ WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks) {
   return p;
 }
 
-RoleMajorSplit make_role_major_split(const RopeKvArgs& a, const WorkPlan& p) {
+RoleMajorSplit make_role_major_split(const RopeKvArgs& a, const WorkPlan& p, bool pad_always) {
   RoleMajorSplit r;
   r.q_rot_end = std::int64_t{a.num_q_heads} * p.q_rot;
   r.k_rot_end = p.q_end + std::int64_t{a.num_kv_heads} * p.k_rot;
@@ -105,8 +105,8 @@ RoleMajorSplit make_role_major_split(const RopeKvArgs& a, const WorkPlan& p) {
     r.seg_len[i] = static_cast<int>(lens[i]);
     padded += (lens[i] + 31) / 32 * 32;
   }
-  if (p.units_per_token % 32 != 0 && padded > p.units_per_token &&
-      4 * padded <= 5 * p.units_per_token) {
+  if (padded > p.units_per_token &&
+      (pad_always || (p.units_per_token % 32 != 0 && 4 * padded <= 5 * p.units_per_token))) {
     r.padded_units_per_token = padded;
     r.per_padded_token = unit_divider(padded);
   }

@@ -106,7 +106,10 @@ inline bool role_major_units(const RopeKvArgs& a, const WorkPlan& p) {
   return order_pays && (p.q_pass > 0 || p.k_pass > 0);
 }
 
-RoleMajorSplit make_role_major_split(const RopeKvArgs& a, const WorkPlan& p);
+// pad_always: pad wherever a segment is not whole warps, whatever the idle lanes cost (decode-size
+// launches, where a grid of a few CTAs has lanes to spare).
+RoleMajorSplit make_role_major_split(const RopeKvArgs& a, const WorkPlan& p,
+                                     bool pad_always = false);
 
 // Threads a token takes in a launch: its units, or in role-major order with warp-aligned
 // segments, its padded count.
@@ -162,6 +165,16 @@ RowWarpPlan make_row_warp_plan(const RopeKvArgs& a, const WorkPlan& p);
 inline bool neox_half_rows_split_sectors(const RopeKvArgs& a, const WorkPlan& p) {
   if (a.style != RopeStyle::neox || mla_layout(a) || p.q_pass != 0 || p.k_pass != 0) return false;
   return a.rot_dim == a.q_head_size && (a.rot_dim / 2 * dtype_bytes(a.dtype)) % 32 != 0;
+}
+
+// Rows that mix rotation and pass-through units where the rotation window ends inside a 32-byte
+// sector (rot_dim x element bytes not a multiple of 32, e.g. 40x8x80 with rot = 40: 80 bytes), so
+// a sector holds the end of a rotation unit and the start of a pass-through unit. Not MLA (its
+// q and k rows are laid out apart). The flat grid was 6-15 % (gpt-j) and 2-15 % (neox) faster than
+// the strided one at 2k-65k tokens on 40x8x80 rot = 40 (results/NOTES.md, session 17, round 1).
+inline bool rotation_window_splits_sectors(const RopeKvArgs& a, const WorkPlan& p) {
+  if (mla_layout(a) || (p.q_pass == 0 && p.k_pass == 0)) return false;
+  return (std::int64_t{a.rot_dim} * dtype_bytes(a.dtype)) % 32 != 0;
 }
 
 // True when every pointer, stride, size and window offset of `a` allows `vec`-element accesses.

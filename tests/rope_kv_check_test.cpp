@@ -684,6 +684,37 @@ TEST(FusedWorkPlan, RoleMajorSegmentsStartOnWarpsWhereTokensWouldStraddleWarps) 
   EXPECT_EQ(make_role_major_split(a, make_fused_plan(a, 8)).padded_units_per_token, 0);
 }
 
+// Decode sizes (pad_always): every segment that is not whole warps is padded, whatever it costs,
+// and the compact order inside each segment is unchanged.
+TEST(FusedWorkPlan, DecodePaddingPutsEveryRoleInWarpsOfItsOwn) {
+  // 8x1x64 gpt-j, full rotary: q 64, k 8, v 8 = 80 units, k and v sharing a warp; padded to
+  // 64 + 32 + 32 = 128 (60 % more, refused by the 25 % rule, taken at decode sizes).
+  RopeKvArgs a = plan_args(8, 1, 64, 64);
+  a.style = RopeStyle::gptj;
+  const WorkPlan p = make_fused_plan(a, 8);
+  EXPECT_EQ(make_role_major_split(a, p).padded_units_per_token, 0);
+  RoleMajorSplit s = make_role_major_split(a, p, true);
+  EXPECT_EQ(s.padded_units_per_token, 128);
+  const int starts[5] = {0, 64, 64, 96, 96}, lens[5] = {64, 0, 8, 0, 8};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(s.seg_start[i], starts[i]) << i;
+    EXPECT_EQ(s.seg_len[i], lens[i]) << i;
+  }
+  // mla:16 gpt-j, R = 32: q 64, k rotation 4, k pass 4, v 64 = 136; padded 64 + 32 + 32 + 64.
+  a = mla_plan_args(16, 32);
+  a.style = RopeStyle::gptj;
+  EXPECT_EQ(make_role_major_split(a, make_fused_plan(a, 8), true).padded_units_per_token, 192);
+  // 28x4x128, R = 64: whole warps a token (224), one warp holding q's and k's rotations: padded
+  // to 256 at decode sizes only.
+  a = plan_args(28, 4, 128, 64);
+  EXPECT_EQ(make_role_major_split(a, make_fused_plan(a, 8)).padded_units_per_token, 0);
+  EXPECT_EQ(make_role_major_split(a, make_fused_plan(a, 8), true).padded_units_per_token, 256);
+  // 32x8x128 gpt-j full rotary: 512 + 128 + 128, every segment whole warps: nothing to pad.
+  a = plan_args(32, 8, 128, 128);
+  a.style = RopeStyle::gptj;
+  EXPECT_EQ(make_role_major_split(a, make_fused_plan(a, 8), true).padded_units_per_token, 0);
+}
+
 TEST(FusedWorkPlan, RoleMajorForNeoxAndFp8GptjRowsThatMixRoles) {
   for (int rot : {64, 32, 128}) {
     RopeKvArgs a = plan_args(32, 8, 128, rot);
@@ -871,6 +902,31 @@ TEST(FusedWorkPlan, HalfRowsSplitSectorsOnlyWhereAHalfRowIsNotWholeSectors) {
   EXPECT_FALSE(neox_half_rows_split_sectors(g, make_fused_plan(g, 8)));
   const RopeKvArgs partial = plan_args(40, 8, 80, 40);  // rows with pass-through chunks
   EXPECT_FALSE(neox_half_rows_split_sectors(partial, make_fused_plan(partial, 4)));
+}
+
+TEST(FusedWorkPlan, RotationWindowsSplitSectorsOnlyWhereTheyEndInsideOne) {
+  // 16-bit, partial rotary: rot x 2 bytes a multiple of 32 <=> rot a multiple of 16; either style.
+  for (const RopeStyle style : {RopeStyle::neox, RopeStyle::gptj})
+    for (const int rot : {8, 24, 40, 56, 72}) {
+      RopeKvArgs a = plan_args(40, 8, 80, rot);
+      a.style = style;
+      const int vec = rot % 16 == 0 ? 8 : 4;
+      EXPECT_TRUE(rotation_window_splits_sectors(a, make_fused_plan(a, vec))) << rot;
+    }
+  for (const int rot : {16, 32, 48, 64}) {
+    RopeKvArgs a = plan_args(40, 8, 80, rot);
+    a.style = RopeStyle::gptj;
+    EXPECT_FALSE(rotation_window_splits_sectors(a, make_fused_plan(a, 8))) << rot;
+  }
+  RopeKvArgs full = plan_args(40, 8, 80, 80);  // no pass-through units: nothing to share a sector
+  full.style = RopeStyle::gptj;
+  EXPECT_FALSE(rotation_window_splits_sectors(full, make_fused_plan(full, 8)));
+  RopeKvArgs f32 = plan_args(40, 8, 80, 40);  // 160 bytes: five whole sectors
+  f32.dtype = DType::fp32;
+  f32.style = RopeStyle::gptj;
+  EXPECT_FALSE(rotation_window_splits_sectors(f32, make_fused_plan(f32, 4)));
+  const RopeKvArgs mla = mla_plan_args(16, 40);  // MLA's rows apart: left alone
+  EXPECT_FALSE(rotation_window_splits_sectors(mla, make_fused_plan(mla, 4)));
 }
 
 TEST(FusedWorkPlan, RowWarpTokensAreWholeWarpsHoldingEveryRow) {
