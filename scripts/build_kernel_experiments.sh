@@ -6,9 +6,9 @@
 #                                   is (NAME=HEAD: an unmodified rebuild); PREFIX is exp-
 #   DIST/PREFIXNAME/subset.txt      PATCH's judged cases (X.subset.txt beside X.patch), if any
 # The base of the A/B is DIST/rope-kv-bench itself (the normal build of HEAD, stripped like the
-# experiments). The binaries link the CUDA runtime statically, so the folder can be carried to a
-# GPU box (packed with tar -cJf: a device call takes at most 64 MiB of tree).
-#   scripts/build_kernel_experiments.sh [--dist DIR] [--prefix P] NAME=PATCH|-DVAR=VALUE|HEAD[,...] ...
+# experiments); --base builds it too, from the same pinned revision. The binaries link the CUDA
+# runtime statically: the folder can be carried to a GPU box (tar -cJf; 64 MiB a device call).
+#   scripts/build_kernel_experiments.sh [--dist DIR] [--prefix P] [--base] NAME=PATCH|-DVAR=VALUE|HEAD[,...] ...
 #   e.g. scripts/build_kernel_experiments.sh \
 #          wide=results/h200/experiments/patches/wide-copies-copy-heavy.patch lb10=-DRKV_FUSED_MIN_CTAS=10
 # Before an A/B, check that the kernels the experiment should leave alone are SASS-identical
@@ -20,13 +20,18 @@ usage() {
   exit 4
 }
 repo=$(git rev-parse --show-toplevel)
-dist=$repo/dist prefix=exp-
-while [[ ${1:-} == --dist || ${1:-} == --prefix ]]; do
+dist=$repo/dist prefix=exp- base=0
+while [[ ${1:-} == --dist || ${1:-} == --prefix || ${1:-} == --base ]]; do
+  if [[ $1 == --base ]]; then
+    base=1
+    shift
+    continue
+  fi
   [[ $# -ge 2 ]] || usage
   if [[ $1 == --dist ]]; then dist=$2; else prefix=$2; fi
   shift 2
 done
-(($# > 0)) || usage
+(($# > 0 || base)) || usage
 # Splits a spec's WHAT (comma-separated: -DVAR=VALUE items, HEAD, at most one patch) into $patch
 # and $defines; false when it names two patches.
 parse_what() {
@@ -67,8 +72,12 @@ trap cleanup EXIT
 # recompiles only what the changed definition touches. `-U 'RKV_*'` drops the previous build's
 # knobs first, so each build sees the defaults plus its own -D items, as a fresh configure would.
 declare -A tree_of=()
-for spec in "$@"; do
+specs=("$@")
+((base)) && specs=(":base=HEAD" "${specs[@]}")  # ':' keeps it apart from every NAME checked above
+for spec in "${specs[@]}"; do
   name=${spec%%=*} what=${spec#*=}
+  dest=$dist/$prefix$name
+  [[ $name != :base ]] || dest=$dist
   parse_what "$what"
   key=${patch:-HEAD}
   tree=${tree_of[$key]:-}
@@ -87,15 +96,15 @@ for spec in "$@"; do
     tail -n 15 "$scratch/$name.log" >&2
     exit 1
   fi
-  mkdir -p "$dist/$prefix$name"
-  cp "$tree/build/rope-kv-bench" "$dist/$prefix$name/rope-kv-bench"
+  mkdir -p "$dest"
+  cp "$tree/build/rope-kv-bench" "$dest/rope-kv-bench"
   # Without its symbol tables (11 % smaller packed): builds travel inside a device call's 64 MiB.
-  strip "$dist/$prefix$name/rope-kv-bench"
+  strip "$dest/rope-kv-bench"
   # The patch's judged cases travel with its build (scripts/device_run.sh ab decides with them).
-  rm -f "$dist/$prefix$name/subset.txt"
+  [[ $name == :base ]] || rm -f "$dest/subset.txt"
   if [[ $patch == *.patch && -f ${patch%.patch}.subset.txt ]]; then
-    cp "${patch%.patch}.subset.txt" "$dist/$prefix$name/subset.txt"
+    cp "${patch%.patch}.subset.txt" "$dest/subset.txt"
   fi
   if [[ $what == HEAD ]]; then what="(unmodified)"; else what="+ $what"; fi
-  echo "$dist/$prefix$name/rope-kv-bench: $rev $what"
+  echo "$dest/rope-kv-bench: $rev $what"
 done
