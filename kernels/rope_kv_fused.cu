@@ -475,8 +475,8 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
           // Decode sizes, any plan the row-warp layout did not take: role-major order with every
           // segment padded to whole warps, so that no warp holds two roles (whose chains of
           // round trips it would run one after the other), where the row-major order or the
-          // compact segments mix them (14 % faster on 28 decode cases, none slower: results/
-          // NOTES.md, "decode role warps", sessions 15-17).
+          // compact segments mix them (14 % faster on 28 decode cases, no case confirmed slower:
+          // results/NOTES.md, "decode role warps", sessions 15-17).
           {
             const RoleMajorSplit warps = make_role_major_split(a, plan, true);
             const bool rows_mix_roles = plan.q_pass > 0 || plan.k_pass > 0;
