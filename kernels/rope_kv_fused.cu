@@ -418,8 +418,11 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
             // Rows whose sectors the strided grid's drifting CTAs would share out of step stay
             // on the flat grid: neox half rows of 80-wide heads, and rotation windows that end
             // inside a sector, either style (40x8x80 rot = 40: 2-15 % faster, session 17's A/B).
-            const bool flat_pays =
-                neox_half_rows_split_sectors(a, plan) || rotation_window_splits_sectors(a, plan);
+            // So do MLA's sparse rotation windows where they are most of the token's units
+            // (mla:128 rot = 32: 9-15 % faster at 16k-65k, session 18's A/B).
+            const bool flat_pays = neox_half_rows_split_sectors(a, plan) ||
+                                   rotation_window_splits_sectors(a, plan) ||
+                                   mla_rotation_windows_dominate(a, plan);
             if constexpr (C == CacheDType::auto_) {
               // Two chunks per copy unit, on the strided grid only (large N); in role-major
               // order where copies dominate.

@@ -177,6 +177,17 @@ inline bool rotation_window_splits_sectors(const RopeKvArgs& a, const WorkPlan& 
   return (std::int64_t{a.rot_dim} * dtype_bytes(a.dtype)) % 32 != 0;
 }
 
+// MLA with partial rotary (rot_dim below k_pe's 64) where copy units (k_pe's pass-through and the
+// latent) are under a quarter of the token's units, the complement of wide_copy_units' threshold:
+// the work is the sparse rotation windows of many q rows (mla:128: 12 % copies), not the
+// latent's contiguous copies (mla:16: 50-67 %). On the flat grid mla:128 rot = 32 ran 9-15 %
+// faster at 16k-65k tokens and mla:16 up to 17 % slower (results/NOTES.md, session 17, mlaflat);
+// with this rule, mla:128 rot = 32 9-15 % faster at 16k-65k, 1.0-2.2 % slower at 2048 (session 18).
+inline bool mla_rotation_windows_dominate(const RopeKvArgs& a, const WorkPlan& p) {
+  if (!mla_layout(a) || a.rot_dim >= a.k_head_size) return false;
+  return 4 * copy_units_per_token(a, p) < p.units_per_token;
+}
+
 // True when every pointer, stride, size and window offset of `a` allows `vec`-element accesses.
 bool vector_width_fits(const RopeKvArgs& a, int vec);
 

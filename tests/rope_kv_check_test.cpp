@@ -929,6 +929,32 @@ TEST(FusedWorkPlan, RotationWindowsSplitSectorsOnlyWhereTheyEndInsideOne) {
   EXPECT_FALSE(rotation_window_splits_sectors(mla, make_fused_plan(mla, 4)));
 }
 
+TEST(FusedWorkPlan, MlaRotationWindowsDominateOnlyWithManyQueryRowsAndPartialRotary) {
+  // Copy units (k_pe pass-through and the 512-wide latent) against the token's units at 8 a
+  // chunk: mla:128 rot = 32 68 of 584 (gpt-j) and 326 (neox); mla:16 68 of 136 and of 102.
+  for (const RopeStyle style : {RopeStyle::neox, RopeStyle::gptj}) {
+    RopeKvArgs a = mla_plan_args(128, 32);
+    a.style = style;
+    EXPECT_TRUE(mla_rotation_windows_dominate(a, make_fused_plan(a, 8)));
+    a = mla_plan_args(16, 32);
+    a.style = style;
+    EXPECT_FALSE(mla_rotation_windows_dominate(a, make_fused_plan(a, 8)));
+    a = mla_plan_args(128, 64);  // full rotary: the strided grid's wide rule decides
+    a.style = style;
+    EXPECT_FALSE(mla_rotation_windows_dominate(a, make_fused_plan(a, 8)));
+  }
+  // The threshold itself: 4 x copies < units. mla:32 rot = 32 (gpt-j): 128 + 8 + 64 = 200 units,
+  // 68 copies (34 %): not; mla:64: 256 + 8 + 64 = 328 units, 21 %: yes.
+  RopeKvArgs a = mla_plan_args(32, 32);
+  a.style = RopeStyle::gptj;
+  EXPECT_FALSE(mla_rotation_windows_dominate(a, make_fused_plan(a, 8)));
+  a = mla_plan_args(64, 32);
+  a.style = RopeStyle::gptj;
+  EXPECT_TRUE(mla_rotation_windows_dominate(a, make_fused_plan(a, 8)));
+  EXPECT_FALSE(mla_rotation_windows_dominate(plan_args(128, 8, 128, 32),
+                                             make_fused_plan(plan_args(128, 8, 128, 32), 8)));
+}
+
 TEST(FusedWorkPlan, RowWarpTokensAreWholeWarpsHoldingEveryRow) {
   // Random head counts and 16-bit head sizes of 2-32 chunks at 8 per access: every row has a lane
   // in its segment, no warp spare.
