@@ -46,6 +46,23 @@ code, out, err = run(REPORT, slow_path)
 check(code == 1 and out.strip().splitlines()[-1] == f"{2 * n - 2} of {2 * n} cases have lo >= 1.0",
       out)
 
+# A re-run given after --newer replaces the rows with its ids and modes: the slow copy's rows
+# of cases 3 and 5 put back by the good report's, the rest of the good report left where it is.
+fixed = json.loads(json.dumps(good))
+fixed["cases"] = [good["cases"][3], good["cases"][5]]
+fixed_path = os.path.join(tmp, "fixed.json")
+with open(fixed_path, "w") as f:
+    json.dump(fixed, f)
+code, out, err = run(slow_path, "--newer", fixed_path)
+lines = out.strip().splitlines()
+check(code == 0 and lines[-2] == f"{n} of {n} cases have lo >= 1.0", out)
+check(lines[-1] == f"note: 2 rows of {fixed_path} replace those of the reports before it", out)
+code, out, err = run(REPORT, "--newer", slow_path)  # every row replaced, none added
+check(code == 1 and out.strip().splitlines()[-2] == f"{n - 2} of {n} cases have lo >= 1.0", out)
+for args in [("--newer", REPORT), (REPORT, "--newer"), (REPORT, "--newer", REPORT, "--newer", REPORT)]:
+    code, out, err = run(*args)
+    check(code == 2 and out == "" and "usage" in err, f"{args}: {err}")
+
 # A gzip-compressed report (how big ones are committed) reads as the report itself.
 zipped = os.path.join(tmp, "slow.json.gz")
 with open(slow_path, "rb") as f, gzip.open(zipped, "wb") as z:
