@@ -12,7 +12,9 @@
 // measured 18 % slower on 32x32x128, so fp8 caches keep the flat grid. The strided grid drops a
 // CTA or two where its stride would otherwise pin each thread to the same few units of every
 // token (strided_grid_ctas, work_plan.h). At decode sizes neox rows of rotation only take a third
-// shape with its own lane code, the row-warp layout (RowWarpPlan, work_plan.h).
+// shape with its own lane code, the row-warp layout (RowWarpPlan, work_plan.h). With fp8 caches,
+// neox role-major launches at decode sizes, and beyond them where a token has few q rotation units,
+// take neox units of half a chunk in a kernel of their own (rope_kv_fused_half_kernel).
 #include <limits>
 #include <type_traits>
 
@@ -80,12 +82,16 @@ __device__ __forceinline__ void token_and_unit(const std::int64_t gid,
 // previous kernel in the stream (position and cos/sin entries, slot, scale), then waits for that
 // kernel (a no-op unless launched with PDL), then reads q/k/v and writes. Every path waits, so
 // this grid never completes before the one it depends on. ROLES: the token's units are in
-// role-major order rather than row-major (work_plan.h, role_major_units).
-template <typename T, CacheDType C, int VEC, bool NEOX, bool ROLES, int COPY = 1>
+// role-major order rather than row-major (work_plan.h, role_major_units). HALF: neox rotation
+// units of half a chunk (neox_half_units, work_plan.h), with a plan made for them.
+template <typename T, CacheDType C, int VEC, bool NEOX, bool ROLES, int COPY = 1, bool HALF = false>
 __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& p,
                                            const RoleMajorSplit& split,
                                            const std::int64_t total_units, const std::int64_t gid) {
   using CacheT = typename CacheElem<T, C>::type;
+  static_assert(!HALF || (NEOX && ROLES && C != CacheDType::auto_ && VEC == 8),
+                "half units: neox, role-major, fp8 caches, 8 elements a chunk");
+  constexpr int RV = HALF ? VEC / 2 : VEC;  // elements per rotation chunk
   std::int64_t t;
   int u;
   if constexpr (ROLES) {
@@ -133,14 +139,14 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
                  : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride +
                        std::int64_t{h} * a.query_out.head_stride;
     if (ROLES ? u < split.q_rot_end : w < p.q_rot) {
-      const UnitCosSin<VEC, NEOX> cs =
-          load_unit_cos_sin<T, VEC, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
+      const UnitCosSin<RV, NEOX> cs =
+          load_unit_cos_sin<T, RV, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
       wait_for_prerequisite_grid();
-      const RotatedChunks<T, VEC> r =
-          rotate_unit<T, VEC, NEOX>(src, a.q_rot_offset, a.rot_dim, w, cs);
+      const RotatedChunks<T, RV> r =
+          rotate_unit<T, RV, NEOX>(src, a.q_rot_offset, a.rot_dim, w, cs);
 #pragma unroll
       for (int i = 0; i < (NEOX ? 2 : 1); ++i)
-        store_vec<T, VEC>(dst + r.dim[i], r.chunk[i]);
+        store_vec<T, RV>(dst + r.dim[i], r.chunk[i]);
     } else {
       wait_for_prerequisite_grid();
       const int d = passthrough_dim(ROLES ? w : w - p.q_rot, VEC, a.q_rot_offset, a.rot_dim);
@@ -178,16 +184,16 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
     const float scale =
         C == CacheDType::auto_ || slot < 0 ? 1.f : a.k_scale[h * a.scale_head_stride];
     if (ROLES ? u < split.k_rot_end : w < p.k_rot) {
-      const UnitCosSin<VEC, NEOX> cs =
-          load_unit_cos_sin<T, VEC, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
+      const UnitCosSin<RV, NEOX> cs =
+          load_unit_cos_sin<T, RV, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
       wait_for_prerequisite_grid();
-      const RotatedChunks<T, VEC> r = rotate_unit<T, VEC, NEOX>(row, 0, a.rot_dim, w, cs);
+      const RotatedChunks<T, RV> r = rotate_unit<T, RV, NEOX>(row, 0, a.rot_dim, w, cs);
 #pragma unroll
       for (int i = 0; i < (NEOX ? 2 : 1); ++i) {
-        if (a.write_back_key) store_vec<T, VEC>(row + r.dim[i], r.chunk[i]);
+        if (a.write_back_key) store_vec<T, RV>(row + r.dim[i], r.chunk[i]);
         if (slot >= 0)
-          store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, r.dim[i]),
-                                       r.chunk[i], scale);
+          store_cache_chunk<T, C, RV>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, r.dim[i]),
+                                      r.chunk[i], scale);
       }
     } else {
       wait_for_prerequisite_grid();
@@ -347,6 +353,19 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a,
   }
 }
 
+// The flat role-major kernel with neox rotation units of half a chunk, for fp8 caches at 8
+// elements a chunk (neox_half_units, work_plan.h): 36 registers against the whole-chunk
+// kernel's 48, 12 CTAs per SM instead of 10.
+template <typename T, CacheDType C>
+__global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_half_kernel(const RopeKvArgs a,
+                                                                  const WorkPlan p,
+                                                                  const std::int64_t total_units,
+                                                                  const RoleMajorSplit split) {
+  allow_dependent_grid_launch();
+  const std::int64_t gid = std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x;
+  if (gid < total_units) fused_unit<T, C, 8, true, true, 1, true>(a, p, split, total_units, gid);
+}
+
 // The strided kernel with two chunks per copy unit: for MLA with few query heads, whose 512-wide
 // latent makes copies a large share of the units, two independent loads in flight per thread
 // instead of one (mla:16 4-15 % slower without it at 2k-65k tokens; where it is used:
@@ -480,6 +499,21 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
           // round trips it would run one after the other), where the row-major order or the
           // compact segments mix them (14 % faster on 28 decode cases, no case confirmed slower:
           // results/NOTES.md, "decode role warps", sessions 15-17).
+          if constexpr (N && C != CacheDType::auto_ && V == 8) {
+            // The same launch with neox rotation units of half a chunk (neox_half_units): every
+            // decode case faster or within +1.2 % (session 18's A/B, round 3).
+            const WorkPlan half = make_fused_plan(a, vec, 1, vec / 2);
+            const RoleMajorSplit warps = make_role_major_split(a, half, true);
+            const std::int64_t total = a.num_tokens * launched_units_per_token(half, warps, true);
+            const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
+            static const std::int64_t one_wave =
+                ctas_in_one_wave(rope_kv_fused_half_kernel<T, C>, kFusedThreads);
+            if ((warps.padded_units_per_token > 0 || plan.q_pass > 0 || plan.k_pass > 0) &&
+                blocks <= one_wave / 2)
+              return launch_kernel(rope_kv_fused_half_kernel<T, C>, static_cast<unsigned>(blocks),
+                                   kFusedThreads, stream, a.programmatic_dependent_launch, a, half,
+                                   total, warps);
+          }
           {
             const RoleMajorSplit warps = make_role_major_split(a, plan, true);
             const bool rows_mix_roles = plan.q_pass > 0 || plan.k_pass > 0;
@@ -491,6 +525,22 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
               return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, true>,
                                    static_cast<unsigned>(blocks), kFusedThreads, stream,
                                    a.programmatic_dependent_launch, a, plan, total, warps);
+          }
+          if constexpr (N && C != CacheDType::auto_ && V == 8) {
+            // Fp8 caches never take the strided grid: the flat one, with half-chunk units where
+            // a token has few q rotation units (neox_half_units_pay; 16x2x256 rot = 64 and
+            // mla:16 rot = 32 7-12 % faster at 16k-65k, session 18's A/B, round 3).
+            if (role_major_units(a, plan) && neox_half_units_pay(a, plan)) {
+              const WorkPlan half = make_fused_plan(a, vec, 1, vec / 2);
+              const RoleMajorSplit half_split = make_role_major_split(a, half);
+              const std::int64_t total =
+                  a.num_tokens * launched_units_per_token(half, half_split, true);
+              const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
+              if (blocks > std::numeric_limits<int>::max()) return cudaErrorInvalidConfiguration;
+              return launch_kernel(rope_kv_fused_half_kernel<T, C>, static_cast<unsigned>(blocks),
+                                   kFusedThreads, stream, a.programmatic_dependent_launch, a, half,
+                                   total, half_split);
+            }
           }
           // Only the instantiations role_major_units can pick exist: gpt-j's with auto caches do
           // not.

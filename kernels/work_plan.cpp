@@ -60,14 +60,15 @@ int rope_kv_vector_elems(const RopeKvArgs& a) {
   return 0;
 }
 
-WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks) {
+WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks, int rot_vec) {
   WorkPlan p;
   p.vec = vec;
   const bool cache = writes_cache(a);
-  p.q_rot = rotation_units(a, vec);
+  const int rv = rot_vec > 0 ? rot_vec : vec;
+  p.q_rot = rotation_units(a, rv);
   p.q_pass = a.query_out.data != nullptr ? (a.q_head_size - a.rot_dim) / vec : 0;
   if (a.write_back_key || cache) {
-    p.k_rot = rotation_units(a, vec);
+    p.k_rot = rotation_units(a, rv);
     p.k_pass = cache ? (a.k_head_size - a.rot_dim) / vec : 0;
   }
   p.v_units = cache ? a.v_head_size / vec : 0;

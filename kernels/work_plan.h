@@ -60,7 +60,8 @@ inline int rotation_units(const RopeKvArgs& a, int vec) {
 
 // `copy_chunks` = 2: each k pass-through and v unit moves two chunks, c and c + (row's units),
 // so a warp's loads stay contiguous; needs copies_pair_up() of the one-chunk plan.
-WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks = 1);
+// `rot_vec`: elements per rotation chunk where it is not `vec` (neox_half_units), else 0.
+WorkPlan make_fused_plan(const RopeKvArgs& a, int vec, int copy_chunks = 1, int rot_vec = 0);
 
 // MLA's layout: V's rows (the 512-wide latent) wider than K's (the 64-wide k_pe).
 inline bool mla_layout(const RopeKvArgs& a) {
@@ -186,6 +187,24 @@ inline bool rotation_window_splits_sectors(const RopeKvArgs& a, const WorkPlan& 
 inline bool mla_rotation_windows_dominate(const RopeKvArgs& a, const WorkPlan& p) {
   if (!mla_layout(a) || a.rot_dim >= a.k_head_size) return false;
   return 4 * copy_units_per_token(a, p) < p.units_per_token;
+}
+
+// Neox rotation units of half a chunk (4 elements of x and of y: 4 pairs, gpt-j's count at 8 a
+// chunk) in the role-major kernels with an fp8 cache, whose neox unit (8 pairs, each through the
+// quotient) holds 48 registers against gpt-j's 32 (36 with half units: 12 CTAs per SM instead of
+// 10). Only at 8 elements a chunk, where a half chunk is still an 8-byte access. The kernels take
+// them as their HALF flag (rope_kv_fused.cu), with a plan made with rot_vec = vec / 2.
+inline bool neox_half_units(const RopeKvArgs& a, int vec) {
+  return a.style == RopeStyle::neox && a.cache_dtype != CacheDType::auto_ && vec == 8;
+}
+
+// Where half units pay beyond decode sizes: a token's q rotation units (of the whole-chunk plan)
+// fill at most two warps. Session 18's A/Bs (results/NOTES.md, rounds 2-3): 16x2x256 rot = 64 (64
+// units), mla:16 rot = 32 (32) and 8x1x64 rot = 32 (16) 1-12 % faster at 2k-65k tokens, every
+// decode-size case within -12..+1.2 %; where every launch took them, 28x4x128 (112) to mla:128
+// (256) rot = 32-64 were 2-12 % slower, their q traffic in 8-byte accesses.
+inline bool neox_half_units_pay(const RopeKvArgs& a, const WorkPlan& p) {
+  return std::int64_t{a.num_q_heads} * p.q_rot <= 64;
 }
 
 // True when every pointer, stride, size and window offset of `a` allows `vec`-element accesses.

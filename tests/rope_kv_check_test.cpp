@@ -684,6 +684,50 @@ TEST(FusedWorkPlan, RoleMajorSegmentsStartOnWarpsWhereTokensWouldStraddleWarps) 
   EXPECT_EQ(make_role_major_split(a, make_fused_plan(a, 8)).padded_units_per_token, 0);
 }
 
+// Half-chunk neox rotation units (fp8 caches, role-major launches): twice the rotation units,
+// the copy units unchanged, and the plan of every other kind of case left alone.
+TEST(FusedWorkPlan, NeoxHalfUnitsDoubleOnlyTheRotationUnitsOfFp8NeoxPlans) {
+  // 16x2x256, R = 64 at 8 a chunk: rotation 16 x 4 and 2 x 4 units of two 8-element chunks, or
+  // 16 x 8 and 2 x 8 of two 4-element chunks (gpt-j's 128 + 16); k pass 48, v 64 as before.
+  RopeKvArgs a = plan_args(16, 2, 256, 64);
+  a.cache_dtype = CacheDType::fp8_e4m3;
+  ASSERT_TRUE(neox_half_units(a, 8));
+  expect_plan(make_fused_plan(a, 8), 4, 0, 4, 24, 32, 64, 120, 184);
+  const WorkPlan half = make_fused_plan(a, 8, 1, 4);
+  expect_plan(half, 8, 0, 8, 24, 32, 128, 192, 256);
+  // 256 units are whole warps, as in gpt-j's plan of the shape: compact (184 were padded to 224).
+  EXPECT_EQ(make_role_major_split(a, make_fused_plan(a, 8)).padded_units_per_token, 224);
+  EXPECT_EQ(make_role_major_split(a, half).padded_units_per_token, 0);
+  // MLA 16 rot = 32: q rotation 16 x 2 -> 16 x 4, k_pe 2 -> 4 (its pass-through stays 4).
+  RopeKvArgs mla = mla_plan_args(16, 32);
+  mla.cache_dtype = CacheDType::fp8_e4m3;
+  expect_plan(make_fused_plan(mla, 8, 1, 4), 4, 0, 4, 4, 64, 64, 72, 136);
+  // Not taken: 16-bit caches, gpt-j, or narrower chunks (40x8x80 rot = 40 at 4 a chunk).
+  a.cache_dtype = CacheDType::auto_;
+  EXPECT_FALSE(neox_half_units(a, 8));
+  a.cache_dtype = CacheDType::fp8_e5m2;
+  EXPECT_TRUE(neox_half_units(a, 8));
+  EXPECT_FALSE(neox_half_units(a, 4));
+  a.style = RopeStyle::gptj;
+  EXPECT_FALSE(neox_half_units(a, 8));
+}
+
+// Beyond decode sizes, half units only where a token's q rotation units fill at most two warps.
+TEST(FusedWorkPlan, NeoxHalfUnitsPayOnlyWithFewQueryRotationUnits) {
+  const auto pays = [](RopeKvArgs a) {
+    a.cache_dtype = CacheDType::fp8_e4m3;
+    return neox_half_units_pay(a, make_fused_plan(a, 8));
+  };
+  EXPECT_TRUE(pays(plan_args(16, 2, 256, 64)));   // 16 x 4 = 64
+  EXPECT_TRUE(pays(plan_args(8, 1, 64, 32)));     // 8 x 2
+  EXPECT_TRUE(pays(mla_plan_args(16, 32)));       // 16 x 2
+  EXPECT_FALSE(pays(plan_args(28, 4, 128, 64)));  // 28 x 4 = 112
+  EXPECT_FALSE(pays(plan_args(32, 8, 128, 64)));
+  EXPECT_FALSE(pays(plan_args(40, 8, 80, 64)));
+  EXPECT_FALSE(pays(mla_plan_args(128, 32)));      // 128 x 2
+  EXPECT_FALSE(pays(plan_args(16, 2, 256, 128)));  // 16 x 8
+}
+
 // Decode sizes (pad_always): every segment that is not whole warps is padded, whatever it costs,
 // and the compact order inside each segment is unchanged.
 TEST(FusedWorkPlan, DecodePaddingPutsEveryRoleInWarpsOfItsOwn) {
