@@ -40,8 +40,12 @@ void check_case(const std::string& where, const CaseResult& c) {
 }  // namespace
 
 void check_report_constraints(const nlohmann::json& j, const Report& r) {
-  if (j.contains("tool") && j["tool"] != "rope-kv-bench")
-    fail("tool: " + j["tool"].dump() + " is not \"rope-kv-bench\"");
+  // quote(), not dump(): dump() leaves DEL and invalid UTF-8 as they are (found by fuzz_report).
+  if (j.contains("tool") && j["tool"] != "rope-kv-bench") {
+    const nlohmann::json& tool = j["tool"];
+    fail("tool: " + quote(tool.is_string() ? tool.get<std::string>() : tool.dump()) +
+         " is not 'rope-kv-bench'");
+  }
   one_of("command", r.command, {"bench", "validate"});
   const nlohmann::json& device = j.at("device");
   if (device.contains("fingerprint") && !device["fingerprint"].is_string())
