@@ -89,8 +89,9 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
                                            const RoleMajorSplit& split,
                                            const std::int64_t total_units, const std::int64_t gid) {
   using CacheT = typename CacheElem<T, C>::type;
-  static_assert(!HALF || (NEOX && ROLES && C != CacheDType::auto_ && VEC == 8),
-                "half units: neox, role-major, fp8 caches, 8 elements a chunk");
+  static_assert(
+      !HALF || (ROLES && neox_half_units(NEOX ? RopeStyle::neox : RopeStyle::gptj, C, VEC)),
+      "half units: neox, role-major, fp8 caches, 8 elements a chunk");
   constexpr int RV = HALF ? VEC / 2 : VEC;  // elements per rotation chunk
   std::int64_t t;
   int u;
@@ -499,7 +500,7 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
           // round trips it would run one after the other), where the row-major order or the
           // compact segments mix them (14 % faster on 28 decode cases, no case confirmed slower:
           // results/NOTES.md, "decode role warps", sessions 15-17).
-          if constexpr (N && C != CacheDType::auto_ && V == 8) {
+          if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V)) {
             // The same launch with neox rotation units of half a chunk (neox_half_units): every
             // decode case faster or within +1.2 % (session 18's A/B, round 3).
             const WorkPlan half = make_fused_plan(a, vec, 1, vec / 2);
@@ -526,7 +527,7 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                                    static_cast<unsigned>(blocks), kFusedThreads, stream,
                                    a.programmatic_dependent_launch, a, plan, total, warps);
           }
-          if constexpr (N && C != CacheDType::auto_ && V == 8) {
+          if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V)) {
             // Fp8 caches never take the strided grid: the flat one, with half-chunk units where
             // a token has few q rotation units (neox_half_units_pay; 16x2x256 rot = 64 and
             // mla:16 rot = 32 7-12 % faster at 16k-65k, session 18's A/B, round 3).

@@ -192,10 +192,11 @@ inline bool mla_rotation_windows_dominate(const RopeKvArgs& a, const WorkPlan& p
 // Neox rotation units of half a chunk (4 elements of x and of y: 4 pairs, gpt-j's count at 8 a
 // chunk) in the role-major kernels with an fp8 cache, whose neox unit (8 pairs, each through the
 // quotient) holds 48 registers against gpt-j's 32 (36 with half units: 12 CTAs per SM instead of
-// 10). Only at 8 elements a chunk, where a half chunk is still an 8-byte access. The kernels take
-// them as their HALF flag (rope_kv_fused.cu), with a plan made with rot_vec = vec / 2.
-inline bool neox_half_units(const RopeKvArgs& a, int vec) {
-  return a.style == RopeStyle::neox && a.cache_dtype != CacheDType::auto_ && vec == 8;
+// 10). Only at 8 elements a chunk, where a half chunk is still an 8-byte access. The launcher
+// asks it at compile time (which kernels exist) and gives those launches a plan made with
+// rot_vec = vec / 2 (rope_kv_fused.cu).
+constexpr bool neox_half_units(RopeStyle style, CacheDType cache, int vec) {
+  return style == RopeStyle::neox && cache != CacheDType::auto_ && vec == 8;
 }
 
 // Where half units pay beyond decode sizes: a token's q rotation units (of the whole-chunk plan)

@@ -691,7 +691,7 @@ TEST(FusedWorkPlan, NeoxHalfUnitsDoubleOnlyTheRotationUnitsOfFp8NeoxPlans) {
   // 16 x 8 and 2 x 8 of two 4-element chunks (gpt-j's 128 + 16); k pass 48, v 64 as before.
   RopeKvArgs a = plan_args(16, 2, 256, 64);
   a.cache_dtype = CacheDType::fp8_e4m3;
-  ASSERT_TRUE(neox_half_units(a, 8));
+  ASSERT_TRUE(neox_half_units(a.style, a.cache_dtype, 8));
   expect_plan(make_fused_plan(a, 8), 4, 0, 4, 24, 32, 64, 120, 184);
   const WorkPlan half = make_fused_plan(a, 8, 1, 4);
   expect_plan(half, 8, 0, 8, 24, 32, 128, 192, 256);
@@ -704,12 +704,12 @@ TEST(FusedWorkPlan, NeoxHalfUnitsDoubleOnlyTheRotationUnitsOfFp8NeoxPlans) {
   expect_plan(make_fused_plan(mla, 8, 1, 4), 4, 0, 4, 4, 64, 64, 72, 136);
   // Not taken: 16-bit caches, gpt-j, or narrower chunks (40x8x80 rot = 40 at 4 a chunk).
   a.cache_dtype = CacheDType::auto_;
-  EXPECT_FALSE(neox_half_units(a, 8));
+  EXPECT_FALSE(neox_half_units(a.style, a.cache_dtype, 8));
   a.cache_dtype = CacheDType::fp8_e5m2;
-  EXPECT_TRUE(neox_half_units(a, 8));
-  EXPECT_FALSE(neox_half_units(a, 4));
+  EXPECT_TRUE(neox_half_units(a.style, a.cache_dtype, 8));
+  EXPECT_FALSE(neox_half_units(a.style, a.cache_dtype, 4));
   a.style = RopeStyle::gptj;
-  EXPECT_FALSE(neox_half_units(a, 8));
+  EXPECT_FALSE(neox_half_units(a.style, a.cache_dtype, 8));
 }
 
 // Beyond decode sizes, half units only where a token's q rotation units fill at most two warps.
