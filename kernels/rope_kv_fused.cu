@@ -14,8 +14,10 @@
 // token (strided_grid_ctas, work_plan.h). At decode sizes neox rows of rotation only take a third
 // shape with its own lane code, the row-warp layout (RowWarpPlan, work_plan.h). With fp8 caches,
 // neox role-major launches at decode sizes, and beyond them where a token has few q rotation units,
-// take neox units of half a chunk in a kernel of their own (rope_kv_fused_half_kernel).
+// take neox units of half a chunk in a kernel of their own (rope_kv_fused_half_kernel; beyond
+// decode sizes bounded to 16 CTAs a SM, rope_kv_fused_half_prefill_kernel).
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 #include "dispatch.cuh"
@@ -367,6 +369,18 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_half_kernel(const RopeKvAr
   if (gid < total_units) fused_unit<T, C, 8, true, true, 1, true>(a, p, split, total_units, gid);
 }
 
+// The same kernel bounded to 16 CTAs per SM (32 registers, no spill), for the prefill route
+// (neox_half_units_pay): 4-9 % faster there at 16k-65k tokens (session 19's A/B). Decode launches
+// keep the unbounded one, where the bound moved nothing beyond +-2 % (session 18, round 4).
+template <typename T, CacheDType C>
+__global__ void __launch_bounds__(kFusedThreads, 16)
+    rope_kv_fused_half_prefill_kernel(const RopeKvArgs a, const WorkPlan p,
+                                      const std::int64_t total_units, const RoleMajorSplit split) {
+  allow_dependent_grid_launch();
+  const std::int64_t gid = std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x;
+  if (gid < total_units) fused_unit<T, C, 8, true, true, 1, true>(a, p, split, total_units, gid);
+}
+
 // The strided kernel with two chunks per copy unit: for MLA with few query heads, whose 512-wide
 // latent makes copies a large share of the units, two independent loads in flight per thread
 // instead of one (mla:16 4-15 % slower without it at 2k-65k tokens; where it is used:
@@ -397,6 +411,25 @@ int resident_ctas_per_sm(Kernel kernel) {
   if (RKV_STRIDED_MAX_CTAS_PER_SM > 0 && per_sm > RKV_STRIDED_MAX_CTAS_PER_SM)
     return RKV_STRIDED_MAX_CTAS_PER_SM;
   return per_sm;
+}
+
+// Decode sizes: the flat role-major launch of Kernel over plan p with every segment padded to
+// whole warps, so that no warp holds two roles (whose chains of round trips it would run one
+// after the other), where the row-major order or the compact segments mix them and the grid fills
+// at most half of one wave of resident CTAs (14 % faster on 28 decode cases, no case confirmed
+// slower: results/NOTES.md, "decode role warps", sessions 15-17). Nothing (no launch) elsewhere.
+template <auto Kernel>
+std::optional<cudaError_t> launch_decode_role_warps(const RopeKvArgs& a, const WorkPlan& p,
+                                                    cudaStream_t stream) {
+  static const std::int64_t one_wave = ctas_in_one_wave(Kernel, kFusedThreads);
+  const RoleMajorSplit warps = make_role_major_split(a, p, true);
+  const bool rows_mix_roles = p.q_pass > 0 || p.k_pass > 0;
+  const std::int64_t total = a.num_tokens * launched_units_per_token(p, warps, true);
+  const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
+  if ((warps.padded_units_per_token == 0 && !rows_mix_roles) || blocks > one_wave / 2)
+    return std::nullopt;
+  return launch_kernel(Kernel, static_cast<unsigned>(blocks), kFusedThreads, stream,
+                       a.programmatic_dependent_launch, a, p, total, warps);
 }
 
 }  // namespace detail
@@ -495,42 +528,25 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                                      static_cast<std::uint32_t>(total));
             }
           }
-          // Decode sizes, any plan the row-warp layout did not take: role-major order with every
-          // segment padded to whole warps, so that no warp holds two roles (whose chains of
-          // round trips it would run one after the other), where the row-major order or the
-          // compact segments mix them (14 % faster on 28 decode cases, no case confirmed slower:
-          // results/NOTES.md, "decode role warps", sessions 15-17).
+          // Decode sizes, any plan the row-warp layout did not take: whole warps a role
+          // (launch_decode_role_warps), with half-chunk neox rotation units where they exist.
           if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V)) {
             // The same launch with neox rotation units of half a chunk (neox_half_units): every
             // decode case faster or within +1.2 % (session 18's A/B, round 3).
             const WorkPlan half = make_fused_plan(a, vec, 1, vec / 2);
-            const RoleMajorSplit warps = make_role_major_split(a, half, true);
-            const std::int64_t total = a.num_tokens * launched_units_per_token(half, warps, true);
-            const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
-            static const std::int64_t one_wave =
-                ctas_in_one_wave(rope_kv_fused_half_kernel<T, C>, kFusedThreads);
-            if ((warps.padded_units_per_token > 0 || plan.q_pass > 0 || plan.k_pass > 0) &&
-                blocks <= one_wave / 2)
-              return launch_kernel(rope_kv_fused_half_kernel<T, C>, static_cast<unsigned>(blocks),
-                                   kFusedThreads, stream, a.programmatic_dependent_launch, a, half,
-                                   total, warps);
+            if (const auto e =
+                    launch_decode_role_warps<rope_kv_fused_half_kernel<T, C>>(a, half, stream))
+              return *e;
           }
-          {
-            const RoleMajorSplit warps = make_role_major_split(a, plan, true);
-            const bool rows_mix_roles = plan.q_pass > 0 || plan.k_pass > 0;
-            const std::int64_t total = a.num_tokens * launched_units_per_token(plan, warps, true);
-            const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
-            static const std::int64_t one_wave =
-                ctas_in_one_wave(rope_kv_fused_kernel<T, C, V, N, false, true>, kFusedThreads);
-            if ((warps.padded_units_per_token > 0 || rows_mix_roles) && blocks <= one_wave / 2)
-              return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, true>,
-                                   static_cast<unsigned>(blocks), kFusedThreads, stream,
-                                   a.programmatic_dependent_launch, a, plan, total, warps);
-          }
+          if (const auto e =
+                  launch_decode_role_warps<rope_kv_fused_kernel<T, C, V, N, false, true>>(a, plan,
+                                                                                          stream))
+            return *e;
           if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V)) {
             // Fp8 caches never take the strided grid: the flat one, with half-chunk units where
             // a token has few q rotation units (neox_half_units_pay; 16x2x256 rot = 64 and
-            // mla:16 rot = 32 7-12 % faster at 16k-65k, session 18's A/B, round 3).
+            // mla:16 rot = 32 7-12 % faster at 16k-65k, session 18's A/B, round 3), at 16 CTAs
+            // a SM (another 6-9 % on those two at 16k-65k, session 19).
             if (role_major_units(a, plan) && neox_half_units_pay(a, plan)) {
               const WorkPlan half = make_fused_plan(a, vec, 1, vec / 2);
               const RoleMajorSplit half_split = make_role_major_split(a, half);
@@ -538,9 +554,9 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
                   a.num_tokens * launched_units_per_token(half, half_split, true);
               const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
               if (blocks > std::numeric_limits<int>::max()) return cudaErrorInvalidConfiguration;
-              return launch_kernel(rope_kv_fused_half_kernel<T, C>, static_cast<unsigned>(blocks),
-                                   kFusedThreads, stream, a.programmatic_dependent_launch, a, half,
-                                   total, half_split);
+              return launch_kernel(rope_kv_fused_half_prefill_kernel<T, C>,
+                                   static_cast<unsigned>(blocks), kFusedThreads, stream,
+                                   a.programmatic_dependent_launch, a, half, total, half_split);
             }
           }
           // Only the instantiations role_major_units can pick exist: gpt-j's with auto caches do
