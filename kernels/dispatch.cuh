@@ -105,16 +105,4 @@ inline int current_sm_count() {
   return sms;
 }
 
-// CTAs of `kernel` (`threads` each) that the current device holds at once, all SMs together; 0
-// when the runtime cannot say (callers then take the path that does not need one wave).
-template <typename... Params>
-std::int64_t ctas_in_one_wave(void (*kernel)(Params...), int threads) {
-  int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  return std::int64_t{per_sm} * current_sm_count();
-}
-
 }  // namespace rkv::detail

@@ -16,19 +16,18 @@
 // neox role-major launches at decode sizes, and beyond them where a token has few q rotation units,
 // take neox units of half a chunk in a kernel of their own (rope_kv_fused_half_kernel; beyond
 // decode sizes bounded to 16 CTAs a SM, rope_kv_fused_half_prefill_kernel).
-#include <limits>
-#include <optional>
+// Which of these a call takes is decided in one place, plan_fused_launch (fused_launch.h, host
+// code a unit test asks); this file's launcher only turns its answer into a launch.
 #include <type_traits>
 
 #include "dispatch.cuh"
+#include "fused_launch.h"
 #include "rope_kv.h"
 #include "rope_kv_device.cuh"
 #include "work_plan.h"
 
 namespace rkv {
 namespace detail {
-
-constexpr int kFusedThreads = 128;
 
 // kernels/CMakeLists.txt's A/B knob: 0 leaves the register count to the compiler.
 #ifndef RKV_FUSED_MIN_CTAS
@@ -398,38 +397,104 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_wide_kernel(const RopeKvAr
     fused_unit<T, C, VEC, NEOX, ROLES, 2>(a, p, split, total_units, gid);
 }
 
-// CTAs of `kernel` that fit on one SM at once (at most RKV_STRIDED_MAX_CTAS_PER_SM when that is
-// set); 0 if the runtime cannot say.
+// CTAs of `kernel` that fit on one SM at once; 0 if the runtime cannot say.
 template <typename Kernel>
-int resident_ctas_per_sm(Kernel kernel) {
+int ctas_per_sm(Kernel kernel) {
   int per_sm = 0;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedThreads, 0) !=
       cudaSuccess) {
     (void)cudaGetLastError();
     return 0;
   }
+  return per_sm;
+}
+
+// The same for the strided grids, at most RKV_STRIDED_MAX_CTAS_PER_SM when that is set.
+template <typename Kernel>
+int strided_ctas_per_sm(Kernel kernel) {
+  const int per_sm = ctas_per_sm(kernel);
   if (RKV_STRIDED_MAX_CTAS_PER_SM > 0 && per_sm > RKV_STRIDED_MAX_CTAS_PER_SM)
     return RKV_STRIDED_MAX_CTAS_PER_SM;
   return per_sm;
 }
 
-// Decode sizes: the flat role-major launch of Kernel over plan p with every segment padded to
-// whole warps, so that no warp holds two roles (whose chains of round trips it would run one
-// after the other), where the row-major order or the compact segments mix them and the grid fills
-// at most half of one wave of resident CTAs (14 % faster on 28 decode cases, no case confirmed
-// slower: results/NOTES.md, "decode role warps", sessions 15-17). Nothing (no launch) elsewhere.
-template <auto Kernel>
-std::optional<cudaError_t> launch_decode_role_warps(const RopeKvArgs& a, const WorkPlan& p,
-                                                    cudaStream_t stream) {
-  static const std::int64_t one_wave = ctas_in_one_wave(Kernel, kFusedThreads);
-  const RoleMajorSplit warps = make_role_major_split(a, p, true);
-  const bool rows_mix_roles = p.q_pass > 0 || p.k_pass > 0;
-  const std::int64_t total = a.num_tokens * launched_units_per_token(p, warps, true);
-  const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
-  if ((warps.padded_units_per_token == 0 && !rows_mix_roles) || blocks > one_wave / 2)
-    return std::nullopt;
-  return launch_kernel(Kernel, static_cast<unsigned>(blocks), kFusedThreads, stream,
-                       a.programmatic_dependent_launch, a, p, total, warps);
+// The occupancy of this instantiation's kernels (asked once: it does not change within a process
+// for one architecture) with the current device's SM count (asked every call). Only the
+// instantiations the launch can pick exist: the row-warp kernel for neox, half units where
+// neox_half_units says, the strided and wide kernels with 16-bit caches, and role-major order
+// for neox or fp8 caches (role_major_units; gpt-j's decode role warps excepted).
+template <typename T, CacheDType C, int V, bool N>
+FusedOccupancy fused_occupancy() {
+  static const FusedOccupancy per_sm = [] {
+    FusedOccupancy o;
+    if constexpr (N) o.row_warp = ctas_per_sm(rope_kv_fused_row_warp_kernel<T, C, V>);
+    if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V))
+      o.half = ctas_per_sm(rope_kv_fused_half_kernel<T, C>);
+    o.decode_roles = ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, false, true>);
+    if constexpr (C == CacheDType::auto_) {
+      o.strided[0] = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, false>);
+      o.wide[0] = strided_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N, false>);
+      if constexpr (N) {
+        o.strided[1] = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, true>);
+        o.wide[1] = strided_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N, true>);
+      }
+    }
+    return o;
+  }();
+  FusedOccupancy o = per_sm;
+  o.sms = current_sm_count();
+  return o;
+}
+
+// Launches what plan_fused_launch chose (fused_launch.h). A kernel this instantiation lacks is
+// never chosen (fused_occupancy gives it no CTAs); asked for one anyway, it refuses.
+template <typename T, CacheDType C, int V, bool N>
+cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t stream) {
+  const unsigned grid = static_cast<unsigned>(l.ctas);
+  const bool pdl = a.programmatic_dependent_launch;
+  const auto unit_kernels = [&](auto roles) -> cudaError_t {
+    constexpr bool R = decltype(roles)::value;
+    if (l.kernel == FusedKernel::strided)
+      return launch_kernel(rope_kv_fused_kernel<T, C, V, N, true, R>, grid, kFusedThreads, stream,
+                           pdl, a, l.plan, l.threads, l.split);
+    if constexpr (C == CacheDType::auto_)
+      if (l.kernel == FusedKernel::wide)
+        return launch_kernel(rope_kv_fused_wide_kernel<T, C, V, N, R>, grid, kFusedThreads, stream,
+                             pdl, a, l.plan, l.threads, l.split);
+    if (l.kernel == FusedKernel::flat)
+      return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, R>, grid, kFusedThreads, stream,
+                           pdl, a, l.plan, l.threads, l.split);
+    return cudaErrorInvalidConfiguration;
+  };
+  switch (l.kernel) {
+    case FusedKernel::too_large:
+      return cudaErrorInvalidConfiguration;
+    case FusedKernel::row_warp:
+      if constexpr (N)
+        return launch_kernel(rope_kv_fused_row_warp_kernel<T, C, V>, grid, kFusedThreads, stream,
+                             pdl, a, l.plan, l.rows, static_cast<std::uint32_t>(l.threads));
+      break;
+    case FusedKernel::decode_half:
+      if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V))
+        return launch_kernel(rope_kv_fused_half_kernel<T, C>, grid, kFusedThreads, stream, pdl, a,
+                             l.plan, l.threads, l.split);
+      break;
+    case FusedKernel::decode_roles:
+      return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, true>, grid, kFusedThreads,
+                           stream, pdl, a, l.plan, l.threads, l.split);
+    case FusedKernel::prefill_half:
+      if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V))
+        return launch_kernel(rope_kv_fused_half_prefill_kernel<T, C>, grid, kFusedThreads, stream,
+                             pdl, a, l.plan, l.threads, l.split);
+      break;
+    case FusedKernel::wide:
+    case FusedKernel::strided:
+    case FusedKernel::flat:
+      if constexpr (N || C != CacheDType::auto_)
+        if (l.roles) return unit_kernels(std::true_type{});
+      return unit_kernels(std::false_type{});
+  }
+  return cudaErrorInvalidConfiguration;
 }
 
 }  // namespace detail
@@ -439,9 +504,7 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
   if (check_launch_args(a) != nullptr) return cudaErrorInvalidValue;
   if (a.num_tokens == 0) return cudaSuccess;
   const int vec = rope_kv_vector_elems(a);
-  const WorkPlan plan = make_fused_plan(a, vec);
-  const RoleMajorSplit split = make_role_major_split(a, plan);
-  if (plan.units_per_token == 0) return cudaSuccess;
+  if (make_fused_plan(a, vec).units_per_token == 0) return cudaSuccess;
 
   return dispatch_dtype(a.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -451,119 +514,8 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
           constexpr CacheDType C = decltype(cache)::value;
           constexpr int V = decltype(v)::value;
           constexpr bool N = decltype(neox)::value;
-          // Role-major units where a row mixes rotation and pass-through units and the order
-          // pays (role_major_units, work_plan.h); row-major everywhere else.
-          auto launch = [&](auto roles) -> cudaError_t {
-            constexpr bool R = decltype(roles)::value;
-            const std::int64_t unit_count = launched_units_per_token(plan, split, R);
-            const std::int64_t total = a.num_tokens * unit_count;
-            const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
-            if (blocks > std::numeric_limits<int>::max()) return cudaErrorInvalidConfiguration;
-            std::int64_t resident = 0;  // 0: always the flat grid
-            if constexpr (C == CacheDType::auto_) {
-              static const int per_sm =
-                  resident_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, R>);
-              const int sms = per_sm > 0 ? current_sm_count() : 0;
-              if (sms > 0)
-                resident = strided_grid_ctas(std::int64_t{sms} * per_sm, unit_count, kFusedThreads);
-            }
-            const bool pdl = a.programmatic_dependent_launch;
-            // Rows whose sectors the strided grid's drifting CTAs would share out of step stay
-            // on the flat grid: neox half rows of 80-wide heads, and rotation windows that end
-            // inside a sector, either style (40x8x80 rot = 40: 2-15 % faster, session 17's A/B).
-            // So do MLA's sparse rotation windows where they are most of the token's units
-            // (mla:128 rot = 32: 9-15 % faster at 16k-65k, session 18's A/B).
-            const bool flat_pays = neox_half_rows_split_sectors(a, plan) ||
-                                   rotation_window_splits_sectors(a, plan) ||
-                                   mla_rotation_windows_dominate(a, plan);
-            if constexpr (C == CacheDType::auto_) {
-              // Two chunks per copy unit, on the strided grid only (large N); in role-major
-              // order where copies dominate.
-              const bool wide_pays =
-                  R ? role_major_copies_dominate(a, plan) : wide_copy_units(a, plan);
-              if (resident > 0 && blocks > resident && !flat_pays && wide_pays &&
-                  copies_pair_up(plan)) {
-                const WorkPlan wide = make_fused_plan(a, vec, 2);
-                static const int wide_per_sm =
-                    resident_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N, R>);
-                const int sms = wide_per_sm > 0 ? current_sm_count() : 0;
-                if (sms > 0) {
-                  // The two-chunk plan has its own segments, which may be padded to warps
-                  // where the one-chunk plan's are not (and the other way round): its own count.
-                  const RoleMajorSplit wide_split = make_role_major_split(a, wide);
-                  const std::int64_t wide_units = launched_units_per_token(wide, wide_split, R);
-                  const std::int64_t wide_total = a.num_tokens * wide_units;
-                  const std::int64_t wide_ctas =
-                      strided_grid_ctas(std::int64_t{sms} * wide_per_sm, wide_units, kFusedThreads);
-                  if ((wide_total + kFusedThreads - 1) / kFusedThreads > wide_ctas)
-                    return launch_kernel(rope_kv_fused_wide_kernel<T, C, V, N, R>,
-                                         static_cast<unsigned>(wide_ctas), kFusedThreads, stream,
-                                         pdl, a, wide, wide_total, wide_split);
-                }
-              }
-            }
-            if (resident > 0 && blocks > resident && !flat_pays)
-              return launch_kernel(rope_kv_fused_kernel<T, C, V, N, true, R>,
-                                   static_cast<unsigned>(resident), kFusedThreads, stream, pdl, a,
-                                   plan, total, split);
-            return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, R>,
-                                 static_cast<unsigned>(blocks), kFusedThreads, stream, pdl, a, plan,
-                                 total, split);
-          };
-          if constexpr (N) {
-            // Decode sizes only: where the launch fills at most half of the resident CTAs (8 of
-            // 16 a SM). There the layout's one-chunk lanes were 2-40 % faster than the two-chunk
-            // units; at 9.7-11.6 CTAs a SM its doubled thread count cost 4.5-8.4 %, and on the
-            // strided grid 9.8-13.5 % with fp8 caches (results/NOTES.md, session 13).
-            if (row_warp_layout(a, plan)) {
-              const RowWarpPlan rw = make_row_warp_plan(a, plan);
-              const std::int64_t total = a.num_tokens * rw.lanes_per_token;
-              const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
-              static const std::int64_t one_wave =
-                  ctas_in_one_wave(rope_kv_fused_row_warp_kernel<T, C, V>, kFusedThreads);
-              if (blocks <= one_wave / 2)
-                return launch_kernel(rope_kv_fused_row_warp_kernel<T, C, V>,
-                                     static_cast<unsigned>(blocks), kFusedThreads, stream,
-                                     a.programmatic_dependent_launch, a, plan, rw,
-                                     static_cast<std::uint32_t>(total));
-            }
-          }
-          // Decode sizes, any plan the row-warp layout did not take: whole warps a role
-          // (launch_decode_role_warps), with half-chunk neox rotation units where they exist.
-          if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V)) {
-            // The same launch with neox rotation units of half a chunk (neox_half_units): every
-            // decode case faster or within +1.2 % (session 18's A/B, round 3).
-            const WorkPlan half = make_fused_plan(a, vec, 1, vec / 2);
-            if (const auto e =
-                    launch_decode_role_warps<rope_kv_fused_half_kernel<T, C>>(a, half, stream))
-              return *e;
-          }
-          if (const auto e =
-                  launch_decode_role_warps<rope_kv_fused_kernel<T, C, V, N, false, true>>(a, plan,
-                                                                                          stream))
-            return *e;
-          if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V)) {
-            // Fp8 caches never take the strided grid: the flat one, with half-chunk units where
-            // a token has few q rotation units (neox_half_units_pay; 16x2x256 rot = 64 and
-            // mla:16 rot = 32 7-12 % faster at 16k-65k, session 18's A/B, round 3), at 16 CTAs
-            // a SM (another 6-9 % on those two at 16k-65k, session 19).
-            if (role_major_units(a, plan) && neox_half_units_pay(a, plan)) {
-              const WorkPlan half = make_fused_plan(a, vec, 1, vec / 2);
-              const RoleMajorSplit half_split = make_role_major_split(a, half);
-              const std::int64_t total =
-                  a.num_tokens * launched_units_per_token(half, half_split, true);
-              const std::int64_t blocks = (total + kFusedThreads - 1) / kFusedThreads;
-              if (blocks > std::numeric_limits<int>::max()) return cudaErrorInvalidConfiguration;
-              return launch_kernel(rope_kv_fused_half_prefill_kernel<T, C>,
-                                   static_cast<unsigned>(blocks), kFusedThreads, stream,
-                                   a.programmatic_dependent_launch, a, half, total, half_split);
-            }
-          }
-          // Only the instantiations role_major_units can pick exist: gpt-j's with auto caches do
-          // not.
-          if constexpr (N || C != CacheDType::auto_)
-            if (role_major_units(a, plan)) return launch(std::true_type{});
-          return launch(std::false_type{});
+          return launch_fused<T, C, V, N>(
+              a, plan_fused_launch(a, vec, fused_occupancy<T, C, V, N>()), stream);
         });
       });
     });

@@ -1,0 +1,131 @@
+#include "fused_launch.h"
+
+#include <limits>
+
+namespace rkv {
+namespace {
+
+std::int64_t ctas_for(std::int64_t threads) {
+  return (threads + kFusedThreads - 1) / kFusedThreads;
+}
+
+// Half of one wave of resident CTAs: the decode-size shapes' bound (0 when unknown).
+std::int64_t half_a_wave(const FusedOccupancy& o, int per_sm) {
+  return std::int64_t{per_sm} * o.sms / 2;
+}
+
+FusedLaunch make_launch(FusedKernel kernel, bool roles, const WorkPlan& plan,
+                        const RoleMajorSplit& split, std::int64_t threads, std::int64_t ctas) {
+  FusedLaunch l;
+  l.kernel = kernel;
+  l.roles = roles;
+  l.plan = plan;
+  l.split = split;
+  l.threads = threads;
+  l.ctas = ctas;
+  return l;
+}
+
+// Decode sizes: role-major order with every segment padded to whole warps, so that no warp holds
+// two roles (whose chains of round trips it would run one after the other), where the row-major
+// order or the compact segments mix them (14 % faster on 28 decode cases, no case confirmed
+// slower: results/NOTES.md, "decode role warps", sessions 15-17). False where that does not apply
+// or the grid passes half a wave of the kernel's resident CTAs (per_sm a SM).
+bool decode_role_warps(const RopeKvArgs& a, const WorkPlan& p, const FusedOccupancy& o, int per_sm,
+                       FusedKernel kernel, FusedLaunch& out) {
+  const RoleMajorSplit warps = make_role_major_split(a, p, true);
+  const bool rows_mix_roles = p.q_pass > 0 || p.k_pass > 0;
+  const std::int64_t threads = a.num_tokens * launched_units_per_token(p, warps, true);
+  const std::int64_t ctas = ctas_for(threads);
+  if ((warps.padded_units_per_token == 0 && !rows_mix_roles) || ctas > half_a_wave(o, per_sm))
+    return false;
+  out = make_launch(kernel, true, p, warps, threads, ctas);
+  return true;
+}
+
+}  // namespace
+
+FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy& o) {
+  constexpr std::int64_t kMaxCtas = std::numeric_limits<int>::max();
+  const WorkPlan plan = make_fused_plan(a, vec);
+  FusedLaunch l;
+
+  // Decode sizes only: neox rows of rotation only take the row-warp layout where it fills at most
+  // half of one wave (8 of 16 CTAs a SM). There its one-chunk lanes were 2-40 % faster than the
+  // two-chunk units; at 9.7-11.6 CTAs a SM its doubled thread count cost 4.5-8.4 %, and on the
+  // strided grid 9.8-13.5 % with fp8 caches (results/NOTES.md, session 13).
+  if (row_warp_layout(a, plan)) {
+    const RowWarpPlan rows = make_row_warp_plan(a, plan);
+    const std::int64_t lanes = a.num_tokens * rows.lanes_per_token;
+    if (ctas_for(lanes) <= half_a_wave(o, o.row_warp)) {
+      l = make_launch(FusedKernel::row_warp, false, plan, RoleMajorSplit{}, lanes, ctas_for(lanes));
+      l.rows = rows;
+      return l;
+    }
+  }
+  // Decode sizes, any plan the row-warp layout did not take: whole warps a role, with neox
+  // rotation units of half a chunk where those kernels exist (every decode case faster or within
+  // +1.2 %: session 18's A/B, round 3).
+  const bool half_units = neox_half_units(a.style, a.cache_dtype, vec);
+  if (half_units && decode_role_warps(a, make_fused_plan(a, vec, 1, vec / 2), o, o.half,
+                                      FusedKernel::decode_half, l))
+    return l;
+  if (decode_role_warps(a, plan, o, o.decode_roles, FusedKernel::decode_roles, l)) return l;
+
+  // Fp8 caches never take the strided grid: the flat one, with half-chunk units where a token has
+  // few q rotation units (neox_half_units_pay; 16x2x256 rot = 64 and mla:16 rot = 32 7-12 % faster
+  // at 16k-65k, session 18's A/B, round 3), at 16 CTAs a SM (another 6-9 % on those two at
+  // 16k-65k, session 19).
+  const bool roles = role_major_units(a, plan);
+  if (half_units && roles && neox_half_units_pay(a, plan)) {
+    const WorkPlan half = make_fused_plan(a, vec, 1, vec / 2);
+    const RoleMajorSplit split = make_role_major_split(a, half);
+    const std::int64_t threads = a.num_tokens * launched_units_per_token(half, split, true);
+    const std::int64_t ctas = ctas_for(threads);
+    return make_launch(ctas > kMaxCtas ? FusedKernel::too_large : FusedKernel::prefill_half, true,
+                       half, split, threads, ctas);
+  }
+
+  // Role-major units where a row mixes rotation and pass-through units and the order pays
+  // (role_major_units); row-major everywhere else.
+  const RoleMajorSplit split = make_role_major_split(a, plan);
+  const std::int64_t unit_count = launched_units_per_token(plan, split, roles);
+  const std::int64_t threads = a.num_tokens * unit_count;
+  const std::int64_t ctas = ctas_for(threads);
+  if (ctas > kMaxCtas)
+    return make_launch(FusedKernel::too_large, roles, plan, split, threads, ctas);
+  const bool strided_grid = a.cache_dtype == CacheDType::auto_;  // fp8: see above
+  const std::int64_t resident =
+      strided_grid && o.sms > 0
+          ? strided_grid_ctas(std::int64_t{o.sms} * o.strided[roles], unit_count, kFusedThreads)
+          : 0;
+  // Rows whose sectors the strided grid's drifting CTAs would share out of step stay on the flat
+  // grid: neox half rows of 80-wide heads, and rotation windows that end inside a sector, either
+  // style (40x8x80 rot = 40: 2-15 % faster, session 17's A/B). So do MLA's sparse rotation
+  // windows where they are most of the token's units (mla:128 rot = 32: 9-15 % faster at 16k-65k,
+  // session 18's A/B).
+  const bool flat_pays = neox_half_rows_split_sectors(a, plan) ||
+                         rotation_window_splits_sectors(a, plan) ||
+                         mla_rotation_windows_dominate(a, plan);
+  if (resident <= 0 || ctas <= resident || flat_pays)
+    return make_launch(FusedKernel::flat, roles, plan, split, threads, ctas);
+
+  // Two chunks per copy unit, on the strided grid only (large N); in role-major order where
+  // copies dominate. The two-chunk plan has its own segments, which may be padded to warps where
+  // the one-chunk plan's are not (and the other way round): its own count. Where its units fit
+  // in the resident CTAs at once (mla:16 rot = 32 at 2048 tokens), the one-chunk strided grid.
+  const bool wide_pays = roles ? role_major_copies_dominate(a, plan) : wide_copy_units(a, plan);
+  if (wide_pays && copies_pair_up(plan) && o.wide[roles] > 0) {
+    const WorkPlan wide = make_fused_plan(a, vec, 2);
+    const RoleMajorSplit wide_split = make_role_major_split(a, wide);
+    const std::int64_t wide_units = launched_units_per_token(wide, wide_split, roles);
+    const std::int64_t wide_threads = a.num_tokens * wide_units;
+    const std::int64_t wide_ctas =
+        strided_grid_ctas(std::int64_t{o.sms} * o.wide[roles], wide_units, kFusedThreads);
+    if (ctas_for(wide_threads) > wide_ctas)
+      return make_launch(FusedKernel::wide, roles, wide, wide_split, wide_threads, wide_ctas);
+  }
+  return make_launch(FusedKernel::strided, roles, plan, split, threads, resident);
+}
+
+}  // namespace rkv

@@ -1,0 +1,60 @@
+// Which fused kernel, plan and grid a call takes: every routing rule of work_plan.h in the order
+// the launcher (rope_kv_fused.cu) asks them, as host code that makes no CUDA call, so that tests
+// and tools can ask which kernel a case runs (an A/B's judged subset is the cases whose launch a
+// change moves) and the launcher only turns the answer into a launch.
+#pragma once
+
+#include <cstdint>
+
+#include "rope_kv.h"
+#include "work_plan.h"
+
+namespace rkv {
+
+constexpr int kFusedThreads = 128;  // threads per CTA of every fused kernel
+
+// The fused kernels, one per launch shape (rope_kv_fused.cu).
+enum class FusedKernel {
+  too_large,     // the grid would pass 2^31 - 1 CTAs: refused (cudaErrorInvalidConfiguration)
+  row_warp,      // rope_kv_fused_row_warp_kernel: neox rows of rotation only, decode sizes
+  decode_half,   // rope_kv_fused_half_kernel, role-major, segments padded to warps, decode sizes
+  decode_roles,  // the flat role-major unit kernel, segments padded to warps, decode sizes
+  prefill_half,  // rope_kv_fused_half_prefill_kernel: half units beyond decode sizes
+  wide,          // rope_kv_fused_wide_kernel: strided, two chunks a copy unit
+  strided,       // the unit kernel on a grid of the resident CTAs, threads striding over units
+  flat,          // the unit kernel, one unit a thread
+};
+
+// CTAs of each fused kernel that fit on one SM at once, as the runtime reports them for the
+// call's instantiation (the strided and wide kernels after RKV_STRIDED_MAX_CTAS_PER_SM), and the
+// GPU's SM count; 0 where unknown or where the instantiation does not exist: a shape that needs
+// the number is then not taken. [0] row-major order, [1] role-major.
+struct FusedOccupancy {
+  int sms = 0;
+  int row_warp = 0, half = 0, decode_roles = 0;
+  int strided[2] = {0, 0}, wide[2] = {0, 0};
+};
+
+// One launch: its kernel, the order of its units (role-major or not), the plan and split it
+// passes (the half-unit or two-chunk plan where the kernel takes one), the row-warp plan
+// (row_warp only), the threads it covers (units, padded units or lanes) and its CTAs.
+struct FusedLaunch {
+  FusedKernel kernel = FusedKernel::flat;
+  bool roles = false;
+  WorkPlan plan;
+  RoleMajorSplit split;
+  RowWarpPlan rows;
+  std::int64_t threads = 0;
+  std::int64_t ctas = 0;
+};
+
+// The launch rope_kv_fused() makes for `a` with `vec`-element accesses on a GPU of occupancy
+// `o`, every routing rule of this file in the order the launcher asks them: at decode sizes (the
+// grid within half a wave of resident CTAs) the row-warp layout, then whole warps a role (half
+// units where they exist); beyond, half units where they pay; then, with a 16-bit cache, the wide
+// or strided grid of resident CTAs unless the flat grid pays (neox_half_rows_split_sectors,
+// rotation_window_splits_sectors, mla_rotation_windows_dominate); the flat grid otherwise.
+// Host only, no CUDA call: tests and tools ask it which kernel a case runs.
+FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy& o);
+
+}  // namespace rkv

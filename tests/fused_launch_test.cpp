@@ -1,0 +1,157 @@
+// plan_fused_launch (kernels/fused_launch.h): which kernel, order and grid a case takes, for a
+// GPU with an H200's SM count and the occupancy ptxas gives the kernels there. Host only: these
+// are the routes the A/B subsets of results/NOTES.md are made of, and the launcher launches
+// exactly what this function returns.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "fused_launch.h"
+#include "work_plan.h"
+
+namespace rkv {
+namespace {
+
+// 132 SMs; row-warp kernel 16 CTAs a SM (32 registers), half-unit kernel 12 (36), role-major
+// decode kernel 10 (48), the strided and wide kernels 9 (52).
+FusedOccupancy h200() {
+  FusedOccupancy o;
+  o.sms = 132;
+  o.row_warp = 16;
+  o.half = 12;
+  o.decode_roles = 10;
+  o.strided[0] = o.strided[1] = 9;
+  o.wide[0] = o.wide[1] = 9;
+  return o;
+}
+
+RopeKvArgs heads(int hq, int hkv, int d, int rot, std::int64_t tokens,
+                 RopeStyle style = RopeStyle::neox, CacheDType cache = CacheDType::auto_) {
+  static const std::int64_t slots[1] = {0};
+  RopeKvArgs a;
+  a.num_tokens = a.num_cache_tokens = tokens;
+  a.num_q_heads = hq;
+  a.num_kv_heads = hkv;
+  a.q_head_size = a.k_head_size = a.v_head_size = d;
+  a.rot_dim = rot;
+  a.slot_mapping = slots;
+  a.style = style;
+  a.cache_dtype = cache;
+  return a;
+}
+
+// MLA: q 192 wide rotated in [128, 128 + rot), k_pe 64, the 512-wide latent as v, one kv head.
+RopeKvArgs mla(int hq, int rot, std::int64_t tokens, CacheDType cache = CacheDType::auto_) {
+  RopeKvArgs a = heads(hq, 1, 192, rot, tokens, RopeStyle::neox, cache);
+  a.k_head_size = 64;
+  a.v_head_size = 512;
+  a.q_rot_offset = 128;
+  return a;
+}
+
+FusedLaunch route(const RopeKvArgs& a, const FusedOccupancy& o = h200()) {
+  return plan_fused_launch(a, 8, o);
+}
+
+TEST(FusedLaunch, DecodeSizesTakeTheRowWarpLayoutOrWholeWarpsARole) {
+  // Neox rows of rotation only: the row-warp layout, lanes of whole warps.
+  FusedLaunch l = route(heads(32, 8, 128, 128, 1));
+  EXPECT_EQ(l.kernel, FusedKernel::row_warp);
+  EXPECT_EQ(l.threads, l.rows.lanes_per_token);
+  EXPECT_EQ(l.ctas, (l.threads + kFusedThreads - 1) / kFusedThreads);
+  // gpt-j 32x8x128: every segment is whole warps and no row mixes roles: the flat unit kernel.
+  l = route(heads(32, 8, 128, 128, 1, RopeStyle::gptj));
+  EXPECT_EQ(l.kernel, FusedKernel::flat);
+  EXPECT_FALSE(l.roles);
+  // gpt-j 8x1x64: k's 8 and v's 8 units would share a warp: padded to 64 + 32 + 32.
+  l = route(heads(8, 1, 64, 64, 1, RopeStyle::gptj));
+  EXPECT_EQ(l.kernel, FusedKernel::decode_roles);
+  EXPECT_TRUE(l.roles);
+  EXPECT_EQ(l.split.padded_units_per_token, 128);
+  // fp8 neox partial rotary: half-chunk rotation units, twice the whole-chunk plan's.
+  const RopeKvArgs fp8 = heads(16, 2, 256, 64, 8, RopeStyle::neox, CacheDType::fp8_e4m3);
+  l = route(fp8);
+  EXPECT_EQ(l.kernel, FusedKernel::decode_half);
+  EXPECT_EQ(l.plan.q_rot, 2 * make_fused_plan(fp8, 8).q_rot);
+  // Beyond half a wave of the row-warp kernel's CTAs (16 x 132 / 2 = 1056), the unit grids.
+  l = route(heads(32, 8, 128, 128, 4096));
+  EXPECT_NE(l.kernel, FusedKernel::row_warp);
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+}
+
+TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
+  // Half units where a token's q rotation units fill at most two warps (16 x 2 = 32 here) ...
+  FusedLaunch l = route(heads(16, 2, 256, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
+  EXPECT_EQ(l.kernel, FusedKernel::prefill_half);
+  EXPECT_TRUE(l.roles);
+  // ... not where q has many (28 x 4 = 112): the flat role-major kernel; fp8 is never strided.
+  l = route(heads(28, 4, 128, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
+  EXPECT_EQ(l.kernel, FusedKernel::flat);
+  EXPECT_TRUE(l.roles);
+  l = route(heads(32, 8, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
+  EXPECT_EQ(l.kernel, FusedKernel::flat);
+  EXPECT_FALSE(l.roles);
+  // 16-bit caches: the strided grid of the resident CTAs, role-major where rows mix roles.
+  const RopeKvArgs gqa = heads(32, 8, 128, 64, 65536);
+  l = route(gqa);
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+  EXPECT_TRUE(l.roles);
+  EXPECT_EQ(l.ctas,
+            strided_grid_ctas(132 * 9,
+                              l.split.padded_units_per_token > 0 ? l.split.padded_units_per_token
+                                                                 : l.plan.units_per_token,
+                              kFusedThreads));
+  l = route(heads(32, 8, 128, 128, 65536, RopeStyle::gptj));
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+  EXPECT_FALSE(l.roles);
+  // MHA with half rotary: copies dominate, two chunks a copy unit (the two-chunk plan's units).
+  l = route(heads(32, 32, 128, 64, 65536));
+  EXPECT_EQ(l.kernel, FusedKernel::wide);
+  EXPECT_TRUE(l.roles);
+  EXPECT_EQ(l.plan.v_units, make_fused_plan(heads(32, 32, 128, 64, 1), 8).v_units / 2);
+}
+
+TEST(FusedLaunch, MlaSixteenTakesTheWideGridOnlyWhereItsUnitsOutnumberTheResidentCtas) {
+  // mla:16 rot = 32 at 2048 tokens: more one-chunk units than the resident threads, but the
+  // two-chunk units fit in them at once, so the one-chunk strided grid (session 19 predicted this
+  // case on the wide kernel and was wrong).
+  FusedLaunch l = route(mla(16, 32, 2048));
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+  EXPECT_TRUE(l.roles);
+  l = route(mla(16, 32, 16384));
+  EXPECT_EQ(l.kernel, FusedKernel::wide);
+  EXPECT_TRUE(l.roles);
+  // mla:128 rot = 32: sparse rotation windows dominate, the flat grid at every size.
+  for (std::int64_t n : {2048, 65536})
+    EXPECT_EQ(route(mla(128, 32, n)).kernel, FusedKernel::flat);
+}
+
+TEST(FusedLaunch, RowsThatSplitSectorsStayOnTheFlatGrid) {
+  EXPECT_EQ(route(heads(40, 8, 80, 40, 65536)).kernel, FusedKernel::flat);     // rot window, 80 B
+  EXPECT_EQ(route(heads(40, 8, 80, 80, 65536)).kernel, FusedKernel::flat);     // neox half rows
+  EXPECT_EQ(route(heads(40, 8, 80, 64, 65536)).kernel, FusedKernel::strided);  // 128 B: whole
+}
+
+TEST(FusedLaunch, UnknownOccupancyTakesNoShapeThatNeedsIt) {
+  const FusedOccupancy none;  // the runtime could say nothing
+  EXPECT_EQ(route(heads(32, 8, 128, 128, 1), none).kernel, FusedKernel::flat);
+  EXPECT_EQ(route(heads(8, 1, 64, 64, 1, RopeStyle::gptj), none).kernel, FusedKernel::flat);
+  EXPECT_EQ(route(heads(32, 8, 128, 64, 65536), none).kernel, FusedKernel::flat);
+  FusedOccupancy no_wide = h200();
+  no_wide.wide[1] = 0;
+  EXPECT_EQ(route(heads(32, 32, 128, 64, 65536), no_wide).kernel, FusedKernel::strided);
+}
+
+TEST(FusedLaunch, GridsPastTheCtaLimitAreRefused) {
+  const std::int64_t huge = std::int64_t{1} << 40;
+  FusedLaunch l = route(heads(32, 8, 128, 128, huge));
+  EXPECT_EQ(l.kernel, FusedKernel::too_large);
+  EXPECT_GT(l.ctas, std::int64_t{0x7fffffff});
+  EXPECT_EQ(route(heads(16, 2, 256, 64, huge, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::too_large);
+  // Just below the limit a 16-bit cache still takes the strided grid.
+  EXPECT_EQ(route(heads(32, 8, 128, 128, std::int64_t{1} << 20)).kernel, FusedKernel::strided);
+}
+
+}  // namespace
+}  // namespace rkv
