@@ -128,4 +128,26 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   return make_launch(FusedKernel::strided, roles, plan, split, threads, resident);
 }
 
+const char* fused_kernel_name(FusedKernel k) {
+  switch (k) {
+    case FusedKernel::too_large:
+      return "too_large";
+    case FusedKernel::row_warp:
+      return "row_warp";
+    case FusedKernel::decode_half:
+      return "decode_half";
+    case FusedKernel::decode_roles:
+      return "decode_roles";
+    case FusedKernel::prefill_half:
+      return "prefill_half";
+    case FusedKernel::wide:
+      return "wide";
+    case FusedKernel::strided:
+      return "strided";
+    case FusedKernel::flat:
+      return "flat";
+  }
+  return "unknown";
+}
+
 }  // namespace rkv

@@ -57,4 +57,7 @@ struct FusedLaunch {
 // Host only, no CUDA call: tests and tools ask it which kernel a case runs.
 FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy& o);
 
+// The kernel's name in reports (RopeKvFusedLaunch::kernel): "row_warp", "wide", ...
+const char* fused_kernel_name(FusedKernel k);
+
 }  // namespace rkv

@@ -150,6 +150,20 @@ const char* check_launch_args(const RopeKvArgs& args);
 // other, ...) is check_rope_kv_inputs()'s job, done once by the caller.
 cudaError_t rope_kv_fused(const RopeKvArgs& args, cudaStream_t stream);
 
+// The launch rope_kv_fused(args) makes on the current device: its kernel ("row_warp",
+// "decode_half", "decode_roles", "prefill_half", "wide", "strided", "flat"; "none" when the call
+// has nothing to do), whether a token's units run in role-major order, and the grid. Asks the
+// runtime for the kernels' occupancy (a GPU is needed) and launches nothing. Refuses what
+// check_launch_args refuses (cudaErrorInvalidValue); a grid past 2^31 - 1 CTAs is
+// cudaErrorInvalidConfiguration, as in rope_kv_fused.
+struct RopeKvFusedLaunch {
+  const char* kernel = "none";
+  bool role_major = false;
+  std::int64_t ctas = 0;     // CTAs of 128 threads
+  std::int64_t threads = 0;  // the units (or lanes) the grid covers, padding included
+};
+cudaError_t rope_kv_fused_launch(const RopeKvArgs& args, RopeKvFusedLaunch* launch);
+
 // The number of elements each thread moves per access for these arguments (16 bytes when the
 // shapes, strides and pointers allow it; 0 when no supported width divides them).
 int rope_kv_vector_elems(const RopeKvArgs& args);

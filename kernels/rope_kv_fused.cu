@@ -522,4 +522,31 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
   });
 }
 
+cudaError_t rope_kv_fused_launch(const RopeKvArgs& a, RopeKvFusedLaunch* launch) {
+  using namespace detail;
+  if (launch == nullptr || check_launch_args(a) != nullptr) return cudaErrorInvalidValue;
+  *launch = RopeKvFusedLaunch{};
+  const int vec = rope_kv_vector_elems(a);
+  if (a.num_tokens == 0 || make_fused_plan(a, vec).units_per_token == 0) return cudaSuccess;
+  return dispatch_dtype(a.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return dispatch_cache(a.cache_dtype, [&](auto cache) {
+      return dispatch_vec<T>(vec, [&](auto v) {
+        return dispatch_style(a.style, [&](auto neox) {
+          constexpr CacheDType C = decltype(cache)::value;
+          constexpr int V = decltype(v)::value;
+          constexpr bool N = decltype(neox)::value;
+          const FusedLaunch l = plan_fused_launch(a, vec, fused_occupancy<T, C, V, N>());
+          if (l.kernel == FusedKernel::too_large) return cudaErrorInvalidConfiguration;
+          launch->kernel = fused_kernel_name(l.kernel);
+          launch->role_major = l.roles;
+          launch->ctas = l.ctas;
+          launch->threads = l.threads;
+          return cudaSuccess;
+        });
+      });
+    });
+  });
+}
+
 }  // namespace rkv

@@ -153,5 +153,35 @@ TEST(FusedLaunch, GridsPastTheCtaLimitAreRefused) {
   EXPECT_EQ(route(heads(32, 8, 128, 128, std::int64_t{1} << 20)).kernel, FusedKernel::strided);
 }
 
+// The public query asks check_launch_args first, as every launcher does, and touches nothing
+// it refuses; both refusals need no GPU.
+TEST(FusedLaunch, TheQueryRefusesWhatTheLauncherRefuses) {
+  RopeKvFusedLaunch launch;
+  launch.kernel = "untouched";
+  launch.ctas = 7;
+  const RopeKvArgs no_buffers = heads(32, 8, 128, 128, 1);  // every data pointer null
+  ASSERT_NE(check_launch_args(no_buffers), nullptr);
+  EXPECT_EQ(rope_kv_fused_launch(no_buffers, &launch), cudaErrorInvalidValue);
+  EXPECT_STREQ(launch.kernel, "untouched");
+  EXPECT_EQ(launch.ctas, 7);
+  EXPECT_EQ(rope_kv_fused_launch(no_buffers, nullptr), cudaErrorInvalidValue);
+}
+
+TEST(FusedLaunch, EveryKernelHasADistinctName) {
+  const FusedKernel all[] = {FusedKernel::too_large,    FusedKernel::row_warp,
+                             FusedKernel::decode_half,  FusedKernel::decode_roles,
+                             FusedKernel::prefill_half, FusedKernel::wide,
+                             FusedKernel::strided,      FusedKernel::flat};
+  for (FusedKernel a : all) {
+    for (FusedKernel b : all) {
+      if (a != b) {
+        EXPECT_STRNE(fused_kernel_name(a), fused_kernel_name(b));
+      }
+    }
+  }
+  for (FusedKernel k : all)
+    EXPECT_STRNE(fused_kernel_name(k), "unknown");
+}
+
 }  // namespace
 }  // namespace rkv

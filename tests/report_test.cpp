@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "fused_launch.h"
 #include "report_fixture.h"
 
 namespace rkv {
@@ -36,6 +38,7 @@ Report full_report() {
   a.spec.seed = 0xFFFFFFFFFFFFFFF0ull;  // beyond 2^53: must survive as an integer
   a.id = a.spec.id();
   a.repro = "rope-kv-bench bench " + a.spec.repro_args();
+  a.fused_launch = FusedLaunchRecord{"wide", true, 1188, std::int64_t{1} << 32};  // > 2^31
   CaseResult b = timed_case(DType::bf16, CacheDType::fp8_e5m2, 1, 7, "", 0, 0);
   b.spec.heads = *HeadConfig::parse("mla:16");
   b.spec.slots = SlotMode::rope_only;
@@ -110,11 +113,40 @@ TEST(ReportJson, RoundTripKeepsEveryField) {
   EXPECT_DOUBLE_EQ(c0.speedup->median, 2.5);
   EXPECT_EQ(c0.speedup->pass_medians, r.cases[0].speedup->pass_medians);
 
+  ASSERT_TRUE(c0.fused_launch.has_value());
+  EXPECT_EQ(c0.fused_launch->kernel, "wide");
+  EXPECT_TRUE(c0.fused_launch->role_major);
+  EXPECT_EQ(c0.fused_launch->ctas, 1188);
+  EXPECT_EQ(c0.fused_launch->threads, std::int64_t{1} << 32);
+  EXPECT_FALSE(back.cases[1].fused_launch.has_value());  // optional: absent stays absent
+  EXPECT_FALSE(j["cases"][1].contains("fused_launch"));
+
   EXPECT_EQ(back.cases[1].validation, Disposition::incorrect);
   EXPECT_EQ(back.cases[1].mismatches, 12);
   EXPECT_FALSE(back.cases[1].speedup.has_value());
   ASSERT_TRUE(back.cases[2].speedup.has_value());
   EXPECT_TRUE(std::isnan(back.cases[2].speedup->median));  // NaN -> null -> NaN
+}
+
+// Every kernel a bench can record reads back; any other name is refused with its key path.
+TEST(ReportJson, FusedLaunchNamesAKernelOfTheLibrary) {
+  Report r = full_report();
+  for (FusedKernel k :
+       {FusedKernel::row_warp, FusedKernel::decode_half, FusedKernel::decode_roles,
+        FusedKernel::prefill_half, FusedKernel::wide, FusedKernel::strided, FusedKernel::flat}) {
+    r.cases[0].fused_launch->kernel = fused_kernel_name(k);
+    const Report back = json::parse(json(r).dump()).get<Report>();
+    EXPECT_EQ(back.cases[0].fused_launch->kernel, fused_kernel_name(k));
+  }
+  json j = full_report();
+  j["cases"][0]["fused_launch"]["kernel"] = "too_large";  // refused launches are not recorded
+  try {
+    (void)j.get<Report>();
+    ADD_FAILURE() << "a report naming no kernel of the library was read";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("cases[0].fused_launch.kernel"), std::string::npos)
+        << e.what();
+  }
 }
 
 // Reports written before passes existed have no `passes` keys: one pass, no per-pass numbers.

@@ -36,6 +36,14 @@ inline constexpr int kOldestReadableSchemaVersion = 1;
 // other in every pass) can only be explained with these.
 using BufferAddresses = std::vector<std::pair<std::string, std::uint64_t>>;
 
+// The fused launch a case ran (rope_kv_fused_launch, kernels/rope_kv.h): which kernel, in which
+// unit order, on how many CTAs. Tells an A/B which cases a change moved.
+struct FusedLaunchRecord {
+  std::string kernel;  // "row_warp", "decode_half", "decode_roles", "prefill_half", "wide", ...
+  bool role_major = false;
+  std::int64_t ctas = 0, threads = 0;
+};
+
 // One case in one timing mode (a `validate` report has one entry per case with mode "").
 struct CaseResult {
   std::string id;  // CaseSpec::id()
@@ -57,6 +65,9 @@ struct CaseResult {
   // ... and of a consumer that after the wait reads the producer's output and writes it
   // (Timer::producer_copy_floor_us); absent where producer_floor_us is, and in older reports.
   std::optional<double> producer_copy_floor_us;
+  // bench only, from this wave on: the launch of the fused kernel (absent in older reports and
+  // where the runtime could not say).
+  std::optional<FusedLaunchRecord> fused_launch;
   std::string repro;                              // one command line that reruns this case
   std::vector<BufferAddresses> buffer_addresses;  // [pass]; bench --samples only
 

@@ -1,6 +1,8 @@
 // Reading a report back (compare, report): every value through JsonField, so an error names its
 // key path, e.g. "cases[3].spec.dtype: unknown value 'bf17'". Keys this version does not know
 // are left alone: a newer writer may add some without breaking older readers.
+#include <algorithm>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "json/json_field.h"
@@ -197,6 +199,24 @@ CaseResult read_case(const JsonField& j) {
   if (auto floor = j.find("producer_floor_us")) c.producer_floor_us = floor->as_number_or_nan();
   if (auto floor = j.find("producer_copy_floor_us"))
     c.producer_copy_floor_us = floor->as_number_or_nan();
+  // Optional (bench, from this wave on): the fused kernel's launch.
+  if (auto launch = j.find("fused_launch")) {
+    FusedLaunchRecord l;
+    // The names docs/report-schema.json lists (fused_kernel_name, kernels/fused_launch.cpp).
+    static const char* const kKernels[] = {
+        "row_warp", "decode_half", "decode_roles", "prefill_half", "wide", "strided", "flat"};
+    const JsonField kernel = launch->at("kernel");
+    l.kernel = kernel.as_string();
+    if (std::find(std::begin(kKernels), std::end(kKernels), l.kernel) == std::end(kKernels))
+      kernel.fail(
+          "expected a fused kernel's name (row_warp, decode_half, decode_roles, "
+          "prefill_half, wide, strided, flat), got " +
+          quote(l.kernel));
+    l.role_major = launch->at("role_major").as_bool();
+    l.ctas = launch->at("ctas").as_int(1);
+    l.threads = launch->at("threads").as_int(1);
+    c.fused_launch = std::move(l);
+  }
   // Optional (bench --samples): each pass's buffer addresses, as "0x" and lower-case hex digits.
   if (auto passes = j.find("buffer_addresses"))
     for (const JsonField& pass : passes->elements()) {

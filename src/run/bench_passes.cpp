@@ -13,6 +13,7 @@
 #include "plan/workload.h"
 #include "run/bench_report.h"
 #include "run/case_variants.h"
+#include "run/fused_launch_record.h"
 #include "run/run_support.h"
 #include "validate/validator.h"
 
@@ -83,6 +84,7 @@ std::vector<BenchCase> run_bench_passes(const RunRequest& inv, Timer& timer,
         DeviceCase dc(spec);  // fresh buffers every pass
         if (pass == 0) {
           c.base.min_bytes = min_bytes_moved(dc.plan, dc.host);
+          c.base.fused_launch = fused_launch_record(dc.args(SlotAssignment::straight().fused));
           if (inv.validate_first) apply_validation(c.base, validate_case(dc, options, scratch));
           // Mismatching kernels are not timed: a fast wrong answer is not a result.
           c.timed = !inv.validate_first || c.base.validation == Disposition::passed;
