@@ -20,6 +20,12 @@ that are listed for the confirmation re-run (5 passes, exp / base / exp) instead
 is not about the pair must not slow it and cannot be asked to speed it up (with --min-gain 0 an
 untouched pair fails on noise half the time).
 
+Where both the base's (first) and the experiment's reports record the fused kernel's launch
+(cases[].fused_launch: bench reports from session 19 on), a case whose kernel, unit order or CTA
+count differs is marked "launch: BASE -> EXP", and the judged cases whose launch did not move are
+counted: a change of launch route or grid should move the cases its prediction names (a change of
+a kernel's code moves none of these, so this is information, not part of the verdict).
+
 Exit 0: adopt; 1: reject; 3: adopt only if the listed cases pass the confirmation;
 2 (one line on stderr): a report or the subset file cannot be read, or no case is common to all.
 """
@@ -58,6 +64,20 @@ def load_report_medians(path, variant):
         pair = pair if isinstance(pair, (int, float)) and pair > 0 else None
         medians[(case.get("id"), case.get("mode"))] = (float(value), pair)
     return medians
+
+
+def load_launches(paths):
+    """{(id, mode): "kernel[ roles] xCTAS"} of the cases whose report records the fused launch
+    (the first report that does, where several are joined by commas)."""
+    launches = {}
+    for path in paths.split(","):
+        for case in load_report("ab_compare", path)["cases"]:
+            launch = case.get("fused_launch")
+            if isinstance(launch, dict):
+                text = (f"{launch.get('kernel')}{' roles' if launch.get('role_major') else ''}"
+                        f" x{launch.get('ctas')}")
+                launches.setdefault((case.get("id"), case.get("mode")), text)
+    return launches
 
 
 def load_subset(path):
@@ -101,6 +121,8 @@ def main():
     if not keys:
         fail_input("ab_compare", args.exp, "no case in common with the base report(s)")
     subset = load_subset(args.subset) if args.subset else None
+    base_launch, exp_launch = load_launches(args.base[0]), load_launches(args.exp)
+    moved, judged_unmoved = [], []
 
     print(f"{'case':52s} {'mode':5s} {'base us':>9s} {'exp us':>9s} {'change':>7s} "
           f"{'base drift':>10s} {'pair':>6s}")
@@ -123,14 +145,24 @@ def main():
         if in_subset:
             judged.append(ratio)
         ratios.append(ratio)
+        launch = ""
+        if key in base_launch and key in exp_launch:
+            if base_launch[key] != exp_launch[key]:
+                moved.append(key)
+                launch = f"  launch: {base_launch[key]} -> {exp_launch[key]}"
+            elif subset is not None and in_subset:
+                judged_unmoved.append(key)
         print(f"{key[0]:52s} {str(key[1]):5s} {base:9.2f} {exp[key][0]:9.2f} {change:+6.1f}% "
-              f"{drift:>10s} {pair:>6s}{mark}{'' if in_subset else '  (not judged)'}")
+              f"{drift:>10s} {pair:>6s}{mark}{'' if in_subset else '  (not judged)'}{launch}")
 
     print(f"\n{len(keys)} cases; geometric mean change {geomean_pct(ratios):+.2f} %")
     if subset is not None:
         missing = sorted(subset - {k[0] for k in keys})
         print(f"subset: {len(judged)} cases judged" +
               (f", {len(missing)} listed but not measured" if missing else ""))
+    if any(k in base_launch and k in exp_launch for k in keys):
+        print(f"launch: moved in {len(moved)} case(s)" +
+              (f"; {len(judged_unmoved)} judged case(s) kept theirs" if subset is not None else ""))
     if not judged:
         print("verdict: reject (no judged case was measured)")
         return 1

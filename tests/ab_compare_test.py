@@ -118,6 +118,40 @@ code, out, err = run("--base", REPORT + "," + slower_run, "--exp", slower_run)
 check(code == 1 and all("+4.9%" in line for line in out.splitlines()[1:len(ids) + 1]),
       f"a case twice in one run: the geometric mean of both: {code} {out[:300]} {err}")
 
+# Launches recorded (cases[].fused_launch): a case whose kernel or grid differs is marked, the
+# judged cases that kept theirs are counted, and the verdict does not change.
+def with_launches(name, source, launch_of):
+    with open(source) as f:
+        r = json.load(f)
+    for i, case in enumerate(r["cases"]):
+        case["fused_launch"] = launch_of(i)
+    path = os.path.join(tmp, name + ".json")
+    with open(path, "w") as f:
+        json.dump(r, f)
+    return path
+
+
+moved_case = rng.randrange(len(ids))
+flat = {"kernel": "flat", "role_major": False, "ctas": 64, "threads": 8192}
+strided = {"kernel": "strided", "role_major": True, "ctas": 1188, "threads": 8192}
+base_l = with_launches("base-launch", REPORT, lambda i: flat)
+exp_l = with_launches("exp-launch", faster, lambda i: strided if i == moved_case else flat)
+launch_subset = os.path.join(tmp, "launch-subset.txt")
+with open(launch_subset, "w") as f:
+    f.write(ids[moved_case] + "\n" + ids[(moved_case + 1) % len(ids)] + "\n")
+code_l, out_l, err_l = run("--base", base_l, "--exp", exp_l, "--subset", launch_subset,
+                           "--min-gain", "3")
+code_p, out_p, _ = run("--base", REPORT, "--exp", faster, "--subset", launch_subset,
+                       "--min-gain", "3")
+marked = [line for line in out_l.splitlines() if "launch: flat x64 -> strided roles x1188" in line]
+check(len(marked) == 1 and marked[0].startswith(ids[moved_case]),
+      f"the moved case is marked: {out_l[:600]} {err_l}")
+check("launch: moved in 1 case(s); 1 judged case(s) kept theirs" in out_l,
+      f"the launch summary: {out_l[-400:]}")
+check(code_l == code_p and out_p.split("verdict")[1] == out_l.split("verdict")[1],
+      f"launches do not change the verdict: {code_l} {code_p}")
+check("launch:" not in out_p, "reports without launches print no launch notes")
+
 # Inputs that are not reports: one line on stderr, exit 2.
 junk = os.path.join(tmp, "junk.json")
 with open(junk, "w") as f:
