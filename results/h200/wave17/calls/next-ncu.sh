@@ -4,13 +4,20 @@
 # occupancy sections, caches flushed before each replay (as the cold mode), two launches a variant:
 # the fused kernel of 32x32x128 neox rot = 64 (role-major wide kernel, lo 0.942), of 32x8x128 neox
 # rot = 64 (role-major strided, 0.966) and of 32x32x128 gpt-j rot = 64 (row-major strided, 1.005),
-# and the pair's two kernels of the first. Carry the tarball build3.sh makes (dist/s19c.tar.xz, or
-# the newest build of HEAD: set DIR). About 90 s of device time after the start.
+# and the pair's two kernels of the first. First HEAD's validation (full matrix, sanitizer) and
+# kernel-ab-mla on it (its report's fused_launch rows against tests/fused_launch_test.cpp's
+# routes), since the launcher was restructured after wave 17's run. Run build3.sh first (it
+# builds HEAD into dist/s19c.tar.xz; DIR names another build) and carry its tarball. About 90 s
+# for the validation, 40 s for the config and 90 s for the profiles, after the start.
 set -u
 exec > >(tee -a $OUT/ncu-call.log) 2>&1
 DIR=${DIR:-s19c}
 tar -xJf dist/$DIR.tar.xz && chmod +x $DIR/rope-kv-bench
-R=$OUT/ncu-partial; mkdir -p $R
+W=$(mktemp -d)
+BIN=$DIR OUT=$W/validate bash scripts/device_run.sh matrix sanitize
+timeout -s INT -k 20 120 $DIR/rope-kv-bench bench --config configs/kernel-ab-mla.json \
+  --json $W/routes-mla.json >$W/routes-mla.log 2>&1
+R=$W/ncu-partial; mkdir -p $R
 export NCU_SECTIONS="LaunchStats Occupancy SpeedOfLight MemoryWorkloadAnalysis WarpStateStats"
 export NCU_CACHE_CONTROL=all
 run() {
@@ -23,5 +30,5 @@ run 'bf16|auto|32x32x128|neox|nhd|N=65536|rot=64' rope
 run 'bf16|auto|32x32x128|neox|nhd|N=65536|rot=64' cache_write
 run 'bf16|auto|32x8x128|neox|nhd|N=65536|rot=64' fused
 run 'bf16|auto|32x32x128|gptj|nhd|N=65536|rot=64' fused
-tar -C $OUT -czf $OUT/ncu-partial.tar.gz ncu-partial && rm -rf $R
+tar -C $W -czf $OUT/ncu-call.tar.gz .  # one file: the tool brings back at most 8
 exit 0
