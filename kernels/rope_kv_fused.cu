@@ -497,6 +497,20 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
   return cudaErrorInvalidConfiguration;
 }
 
+// Calls f(type tag, cache, vec, neox), each a compile-time constant, for a's instantiation:
+// the one dispatch both entry points share (dispatch.cuh).
+template <typename F>
+cudaError_t dispatch_fused(const RopeKvArgs& a, int vec, F&& f) {
+  return dispatch_dtype(a.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return dispatch_cache(a.cache_dtype, [&](auto cache) {
+      return dispatch_vec<T>(vec, [&](auto v) {
+        return dispatch_style(a.style, [&](auto neox) { return f(tag, cache, v, neox); });
+      });
+    });
+  });
+}
+
 }  // namespace detail
 
 cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
@@ -505,20 +519,13 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
   if (a.num_tokens == 0) return cudaSuccess;
   const int vec = rope_kv_vector_elems(a);
   if (make_fused_plan(a, vec).units_per_token == 0) return cudaSuccess;
-
-  return dispatch_dtype(a.dtype, [&](auto tag) {
+  return dispatch_fused(a, vec, [&](auto tag, auto cache, auto v, auto neox) {
     using T = typename decltype(tag)::type;
-    return dispatch_cache(a.cache_dtype, [&](auto cache) {
-      return dispatch_vec<T>(vec, [&](auto v) {
-        return dispatch_style(a.style, [&](auto neox) {
-          constexpr CacheDType C = decltype(cache)::value;
-          constexpr int V = decltype(v)::value;
-          constexpr bool N = decltype(neox)::value;
-          return launch_fused<T, C, V, N>(
-              a, plan_fused_launch(a, vec, fused_occupancy<T, C, V, N>()), stream);
-        });
-      });
-    });
+    constexpr CacheDType C = decltype(cache)::value;
+    constexpr int V = decltype(v)::value;
+    constexpr bool N = decltype(neox)::value;
+    return launch_fused<T, C, V, N>(a, plan_fused_launch(a, vec, fused_occupancy<T, C, V, N>()),
+                                    stream);
   });
 }
 
@@ -528,24 +535,18 @@ cudaError_t rope_kv_fused_launch(const RopeKvArgs& a, RopeKvFusedLaunch* launch)
   *launch = RopeKvFusedLaunch{};
   const int vec = rope_kv_vector_elems(a);
   if (a.num_tokens == 0 || make_fused_plan(a, vec).units_per_token == 0) return cudaSuccess;
-  return dispatch_dtype(a.dtype, [&](auto tag) {
+  return dispatch_fused(a, vec, [&](auto tag, auto cache, auto v, auto neox) {
     using T = typename decltype(tag)::type;
-    return dispatch_cache(a.cache_dtype, [&](auto cache) {
-      return dispatch_vec<T>(vec, [&](auto v) {
-        return dispatch_style(a.style, [&](auto neox) {
-          constexpr CacheDType C = decltype(cache)::value;
-          constexpr int V = decltype(v)::value;
-          constexpr bool N = decltype(neox)::value;
-          const FusedLaunch l = plan_fused_launch(a, vec, fused_occupancy<T, C, V, N>());
-          if (l.kernel == FusedKernel::too_large) return cudaErrorInvalidConfiguration;
-          launch->kernel = fused_kernel_name(l.kernel);
-          launch->role_major = l.roles;
-          launch->ctas = l.ctas;
-          launch->threads = l.threads;
-          return cudaSuccess;
-        });
-      });
-    });
+    constexpr CacheDType C = decltype(cache)::value;
+    constexpr int V = decltype(v)::value;
+    constexpr bool N = decltype(neox)::value;
+    const FusedLaunch l = plan_fused_launch(a, vec, fused_occupancy<T, C, V, N>());
+    if (l.kernel == FusedKernel::too_large) return cudaErrorInvalidConfiguration;
+    launch->kernel = fused_kernel_name(l.kernel);
+    launch->role_major = l.roles;
+    launch->ctas = l.ctas;
+    launch->threads = l.threads;
+    return cudaSuccess;
   });
 }
 
