@@ -2,7 +2,7 @@
 """What PDL saves, as a Markdown table, from a `rope-kv-bench bench` report timed in the producer
 modes (configs/pdl.json: --mode producer,producer_pdl).
 
-usage: pdl_table.py REPORT.json
+usage: pdl_table.py REPORT.json (or .json.gz)
 
 One row per (heads, cache, N); the columns are the median time (us per launch) the fused kernel
 and the pair add after the producer, launched without PDL (mode `producer`) and with it
@@ -16,8 +16,10 @@ means the variant's launch and prologue were hidden behind the producer (docs/me
 
 exit: 0 printed; 1 the report cannot be used (one line on stderr says why); 2 bad usage
 """
+import gzip
 import json
 import sys
+import zlib
 
 MODES = ("producer", "producer_pdl")
 COLUMNS = (("fused", "producer"), ("fused", "producer_pdl"),
@@ -35,11 +37,18 @@ def need(obj, key, where):
 
 
 def load(path):
+    """The report, gzip-compressed or not (committed reports under results/ are; recognised by
+    the magic bytes, as scripts/report_json.py does)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+        with open(path, "rb") as f:
+            data = f.read()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        return json.loads(data.decode("utf-8"))
     except OSError as e:
         raise BadReport(f"cannot read: {e.strerror}")
+    except (gzip.BadGzipFile, EOFError, zlib.error) as e:
+        raise BadReport(f"not a readable gzip file: {e}")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise BadReport(f"not JSON: {e}")
 

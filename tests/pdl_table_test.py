@@ -5,6 +5,7 @@ the producer alone; and on bad reports, exit 1 with one line on stderr.
 
 usage: pdl_table_test.py PDL_TABLE_PY REPORT.json
 """
+import gzip
 import json
 import os
 import subprocess
@@ -38,6 +39,17 @@ def main(script, report_path):
     check(first[7] == "0.95", f"first row floor with PDL: {first}")
     check(first[8] == "1.17", f"first row copy floor with PDL (median of 1.19, 1.13, 1.17): {first}")
     check(first[9] == "2.11", f"first row producer: {first}")
+    # The same report gzip-compressed (as committed under results/): the same table.
+    gz = os.path.join(tempfile.mkdtemp(), "pdl.json.gz")
+    with open(report_path, "rb") as f, gzip.open(gz, "wb") as g:
+        g.write(f.read())
+    rc_gz, out_gz, err_gz = run(script, gz)
+    check(rc_gz == 0 and out_gz == out, f"the gzip-compressed report: exit {rc_gz} {err_gz}")
+    with open(gz, "r+b") as f:  # a gzip member cut short: one line, exit 1
+        f.truncate(20)
+    rc_bad, _, err_bad = run(script, gz)
+    check(rc_bad == 1 and len(err_bad.strip().splitlines()) == 1 and "gzip" in err_bad,
+          f"a truncated gzip report: exit {rc_bad} {err_bad}")
 
     report = json.load(open(report_path))
     with tempfile.TemporaryDirectory() as d:
