@@ -1,6 +1,13 @@
 #include "fused_launch.h"
 
+#include <algorithm>
 #include <limits>
+
+// kernels/CMakeLists.txt's A/B knob: the strided and wide grids in this many waves of resident
+// CTAs.
+#ifndef RKV_STRIDED_WAVES
+#define RKV_STRIDED_WAVES 1
+#endif
 
 namespace rkv {
 namespace {
@@ -109,6 +116,11 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
                          mla_rotation_windows_dominate(a, plan);
   if (resident <= 0 || ctas <= resident || flat_pays)
     return make_launch(FusedKernel::flat, roles, plan, split, threads, ctas);
+  const auto in_waves = [&](std::int64_t one_wave, std::int64_t units, std::int64_t flat_ctas) {
+    if (RKV_STRIDED_WAVES <= 1) return one_wave;
+    return std::min(strided_grid_ctas(one_wave * RKV_STRIDED_WAVES, units, kFusedThreads),
+                    flat_ctas);
+  };
 
   // Two chunks per copy unit, on the strided grid only (large N); in role-major order where
   // copies dominate. The two-chunk plan has its own segments, which may be padded to warps where
@@ -123,9 +135,11 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
     const std::int64_t wide_ctas =
         strided_grid_ctas(std::int64_t{o.sms} * o.wide[roles], wide_units, kFusedThreads);
     if (ctas_for(wide_threads) > wide_ctas)
-      return make_launch(FusedKernel::wide, roles, wide, wide_split, wide_threads, wide_ctas);
+      return make_launch(FusedKernel::wide, roles, wide, wide_split, wide_threads,
+                         in_waves(wide_ctas, wide_units, ctas_for(wide_threads)));
   }
-  return make_launch(FusedKernel::strided, roles, plan, split, threads, resident);
+  return make_launch(FusedKernel::strided, roles, plan, split, threads,
+                     in_waves(resident, unit_count, ctas));
 }
 
 const char* fused_kernel_name(FusedKernel k) {
