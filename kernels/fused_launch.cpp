@@ -3,12 +3,6 @@
 #include <algorithm>
 #include <limits>
 
-// kernels/CMakeLists.txt's A/B knob: the strided and wide grids in this many waves of resident
-// CTAs.
-#ifndef RKV_STRIDED_WAVES
-#define RKV_STRIDED_WAVES 1
-#endif
-
 namespace rkv {
 namespace {
 
@@ -116,10 +110,18 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
                          mla_rotation_windows_dominate(a, plan);
   if (resident <= 0 || ctas <= resident || flat_pays)
     return make_launch(FusedKernel::flat, roles, plan, split, threads, ctas);
-  const auto in_waves = [&](std::int64_t one_wave, std::int64_t units, std::int64_t flat_ctas) {
-    if (RKV_STRIDED_WAVES <= 1) return one_wave;
-    return std::min(strided_grid_ctas(one_wave * RKV_STRIDED_WAVES, units, kFusedThreads),
-                    flat_ctas);
+  // Long launches run the grid of resident CTAs in 16 waves: every CTA of one wave has the same
+  // work, the SMs do not move bytes equally fast, and the fast ones then sit idle while the slow
+  // finish (ncu: 8-11 % of a 65k launch; the flat grid 1 %). In waves, an SM that finishes early
+  // takes more CTAs. Only where a thread of one wave would run >= 200 units (32x32x128 and
+  // 64x8x128 at 65k tokens: 1.5-9 % faster, session 20's A/B, rounds 1-2): below 100 the
+  // shorter CTAs cost more than the finish (2-12 % slower at 16k), and between 100 and 200 the
+  // outcome splits by shape (rot = 64 5-7 % faster, 16x2x256 full rotary 2 % slower).
+  const auto in_waves = [&](std::int64_t one_wave, std::int64_t units, std::int64_t unit_threads) {
+    constexpr std::int64_t kWaves = 16, kLongUnitsPerThread = 200;
+    if (unit_threads < one_wave * kFusedThreads * kLongUnitsPerThread) return one_wave;
+    return std::min(strided_grid_ctas(one_wave * kWaves, units, kFusedThreads),
+                    ctas_for(unit_threads));
   };
 
   // Two chunks per copy unit, on the strided grid only (large N); in role-major order where
@@ -136,10 +138,10 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
         strided_grid_ctas(std::int64_t{o.sms} * o.wide[roles], wide_units, kFusedThreads);
     if (ctas_for(wide_threads) > wide_ctas)
       return make_launch(FusedKernel::wide, roles, wide, wide_split, wide_threads,
-                         in_waves(wide_ctas, wide_units, ctas_for(wide_threads)));
+                         in_waves(wide_ctas, wide_units, wide_threads));
   }
   return make_launch(FusedKernel::strided, roles, plan, split, threads,
-                     in_waves(resident, unit_count, ctas));
+                     in_waves(resident, unit_count, threads));
 }
 
 const char* fused_kernel_name(FusedKernel k) {

@@ -21,7 +21,8 @@ enum class FusedKernel {
   decode_roles,  // the flat role-major unit kernel, segments padded to warps, decode sizes
   prefill_half,  // rope_kv_fused_half_prefill_kernel: half units beyond decode sizes
   wide,          // rope_kv_fused_wide_kernel: strided, two chunks a copy unit
-  strided,       // the unit kernel on a grid of the resident CTAs, threads striding over units
+  strided,       // the unit kernel on a grid of the resident CTAs (16 waves of them for long
+                 // launches), threads striding over units
   flat,          // the unit kernel, one unit a thread
 };
 

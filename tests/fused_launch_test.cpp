@@ -91,16 +91,26 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   l = route(heads(32, 8, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::flat);
   EXPECT_FALSE(l.roles);
-  // 16-bit caches: the strided grid of the resident CTAs, role-major where rows mix roles.
-  const RopeKvArgs gqa = heads(32, 8, 128, 64, 65536);
-  l = route(gqa);
+  // 16-bit caches: the strided grid of the resident CTAs, role-major where rows mix roles; at
+  // 16k tokens a thread of one wave runs 38 units: one wave.
+  l = route(heads(32, 8, 128, 64, 16384));
   EXPECT_EQ(l.kernel, FusedKernel::strided);
   EXPECT_TRUE(l.roles);
-  EXPECT_EQ(l.ctas,
-            strided_grid_ctas(132 * 9,
-                              l.split.padded_units_per_token > 0 ? l.split.padded_units_per_token
-                                                                 : l.plan.units_per_token,
-                              kFusedThreads));
+  const std::int64_t units =
+      l.split.padded_units_per_token > 0 ? l.split.padded_units_per_token : l.plan.units_per_token;
+  const std::int64_t one_wave = strided_grid_ctas(132 * 9, units, kFusedThreads);
+  EXPECT_EQ(l.ctas, one_wave);
+  // At 65k, 152 units a thread of one wave: still one wave (long launches start at 200) ...
+  l = route(heads(32, 8, 128, 64, 65536));
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+  EXPECT_EQ(l.ctas, one_wave);
+  EXPECT_LT(l.threads, one_wave * kFusedThreads * 200);
+  // ... at 128k, 304: a long launch, in 16 waves.
+  l = route(heads(32, 8, 128, 64, 131072));
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+  EXPECT_GE(l.threads, one_wave * kFusedThreads * 200);
+  EXPECT_EQ(l.ctas, strided_grid_ctas(one_wave * 16, units, kFusedThreads));
+  EXPECT_GT(l.ctas, 15 * one_wave);
   l = route(heads(32, 8, 128, 128, 65536, RopeStyle::gptj));
   EXPECT_EQ(l.kernel, FusedKernel::strided);
   EXPECT_FALSE(l.roles);
@@ -109,6 +119,21 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   EXPECT_EQ(l.kernel, FusedKernel::wide);
   EXPECT_TRUE(l.roles);
   EXPECT_EQ(l.plan.v_units, make_fused_plan(heads(32, 32, 128, 64, 1), 8).v_units / 2);
+  EXPECT_GT(l.ctas, 15 * 132 * 9);  // 276 units a thread of one wave: 16 waves
+}
+
+TEST(FusedLaunch, WavesNeverPassTheFlatGrid) {
+  // Just past one wave (a strided launch whose threads run a few units), the grid stays at one
+  // wave; and however long the launch, no more CTAs than the flat grid's.
+  for (std::int64_t n : {2048, 4096, 16384, 65536, 262144}) {
+    const FusedLaunch l = route(heads(32, 8, 128, 128, n, RopeStyle::gptj));
+    ASSERT_EQ(l.kernel, FusedKernel::strided) << n;
+    EXPECT_LE(l.ctas, (l.threads + kFusedThreads - 1) / kFusedThreads) << n;
+    const std::int64_t one_wave = strided_grid_ctas(132 * 9, l.plan.units_per_token, kFusedThreads);
+    const bool long_launch = l.threads >= one_wave * kFusedThreads * 200;
+    EXPECT_EQ(l.ctas > one_wave, long_launch) << n;
+    EXPECT_EQ(long_launch, n >= 65536) << n;
+  }
 }
 
 TEST(FusedLaunch, MlaSixteenTakesTheWideGridOnlyWhereItsUnitsOutnumberTheResidentCtas) {
