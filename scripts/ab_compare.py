@@ -2,7 +2,8 @@
 """The kernel A/B rule (results/NOTES.md) over bench reports of a base and an experiment build.
 
     scripts/ab_compare.py --base BASE.json [--base BASE-AGAIN.json] --exp EXP.json
-                          [--subset IDS.txt] [--max-slower PCT] [--min-gain PCT | --no-gain-asked]
+                          [--subset IDS.txt | --subset moved] [--max-slower PCT]
+                          [--min-gain PCT | --no-gain-asked]
                           [--variant NAME]
 
 Each of BASE, BASE-AGAIN and EXP may be several reports of one run joined by commas (an A/B over
@@ -25,6 +26,10 @@ Where both the base's (first) and the experiment's reports record the fused kern
 count differs is marked "launch: BASE -> EXP", and the judged cases whose launch did not move are
 counted: a change of launch route or grid should move the cases its prediction names (a change of
 a kernel's code moves none of these, so this is information, not part of the verdict).
+`--subset moved` judges exactly the cases whose launch moved: for a routing change, the subset is
+then fixed by the two builds before anything is timed, not picked after (session 20: twice a
+routing A/B's decision judged every case because no subset file was written beside the patch).
+Both reports must record launches; a run in which no launch moved is rejected.
 
 Exit 0: adopt; 1: reject; 3: adopt only if the listed cases pass the confirmation;
 2 (one line on stderr): a report or the subset file cannot be read, or no case is common to all.
@@ -104,7 +109,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", action="append", required=True, help="base report (once or twice)")
     ap.add_argument("--exp", required=True, help="experiment report")
-    ap.add_argument("--subset", help="file of case ids the gain is judged on")
+    ap.add_argument("--subset", help="file of case ids the gain is judged on, or 'moved': the "
+                    "cases whose fused launch differs between base and experiment")
     ap.add_argument("--max-slower", type=float, default=2.0, help="percent (default 2)")
     gain_rule = ap.add_mutually_exclusive_group()
     gain_rule.add_argument("--min-gain", type=float, default=1.0, help="percent (default 1)")
@@ -120,8 +126,19 @@ def main():
     keys = [k for k in exp if all(k in b for b in bases)]
     if not keys:
         fail_input("ab_compare", args.exp, "no case in common with the base report(s)")
-    subset = load_subset(args.subset) if args.subset else None
     base_launch, exp_launch = load_launches(args.base[0]), load_launches(args.exp)
+    if args.subset == "moved":
+        if not any(k in base_launch and k in exp_launch for k in keys):
+            fail_input("ab_compare", args.exp,
+                       "--subset moved: the reports do not record the fused launch "
+                       "(cases[].fused_launch, bench reports from session 19 on)")
+        subset = {k[0] for k in keys
+                  if k in base_launch and k in exp_launch and base_launch[k] != exp_launch[k]}
+        if not subset:
+            print("verdict: reject (--subset moved: no case's launch moved)")
+            return 1
+    else:
+        subset = load_subset(args.subset) if args.subset else None
     moved, judged_unmoved = [], []
 
     print(f"{'case':52s} {'mode':5s} {'base us':>9s} {'exp us':>9s} {'change':>7s} "

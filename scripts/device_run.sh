@@ -15,7 +15,9 @@
 #   decode    decode.json                                      prefill   prefill.json
 #   ab        ab.tar.gz: $BIN and every $BIN/exp-*/ build on configs/kernel-ab-*.json (AB_CONFIGS:
 #             which, default "prefill decode"; base runs again last unless AB_BASE_AGAIN=0),
-#             with the rule's decision files; ab-decisions.txt: "NAME fused EXIT pair EXIT"
+#             with the rule's decision files (judged on exp-NAME/subset.txt, or with
+#             AB_SUBSET=moved on the cases whose launch moved); ab-decisions.txt: "NAME fused
+#             EXIT pair EXIT"
 #   adopted   after `ab` in the same call: adopted.txt (the first experiment that both rules
 #             adopt, or "none": those AB_PREFER names, in its order, then the rest by name), and
 #             that build's validate-full-matrix.json and sanitizer.log (ADOPTED_STEPS: the steps
@@ -206,7 +208,8 @@ step_ab() {
 # The A/B rule (scripts/ab_compare.py) on each experiment of step_ab, in the same call, so that a
 # script can act on the verdict (validate an adopted build at once). Every config's report of
 # one build is one run; the judged subset is $bin/exp-NAME/subset.txt when there is one
-# (scripts/build_kernel_experiments.sh copies PATCH's .subset.txt there); AB_MIN_GAIN (default 3).
+# (scripts/build_kernel_experiments.sh copies PATCH's .subset.txt there), else with AB_SUBSET=moved
+# the cases whose fused launch the build moved (routing changes); AB_MIN_GAIN (default 3).
 # Writes ab/decision-NAME.txt (fused) and ab/decision-NAME-pair.txt (the pair: no case more than
 # 2 % slower, no gain asked), and prints one line an experiment: NAME fused EXIT pair EXIT, the
 # exits of ab_compare.py (0 adopt, 1 reject, 3 confirm first, 2 unreadable).
@@ -224,7 +227,11 @@ ab_decide() {
     local bases=(--base "$base")
     [[ ${AB_BASE_AGAIN:-1} == 0 ]] || bases+=(--base "$again")
     subset=()
-    [[ -f $d/subset.txt ]] && subset=(--subset "$d/subset.txt")
+    if [[ -f $d/subset.txt ]]; then
+      subset=(--subset "$d/subset.txt")
+    elif [[ ${AB_SUBSET:-} == moved ]]; then
+      subset=(--subset moved)  # the cases whose fused launch the build moved
+    fi
     python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" "${subset[@]}" \
       --min-gain "${AB_MIN_GAIN:-3}" >"$scratch/ab/decision-$name.txt" 2>&1
     fused=$?

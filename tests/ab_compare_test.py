@@ -152,6 +152,24 @@ check(code_l == code_p and out_p.split("verdict")[1] == out_l.split("verdict")[1
       f"launches do not change the verdict: {code_l} {code_p}")
 check("launch:" not in out_p, "reports without launches print no launch notes")
 
+# --subset moved: the judged cases are those whose launch moved, exactly as a file naming them.
+only_moved = os.path.join(tmp, "only-moved.txt")
+with open(only_moved, "w") as f:
+    f.write(ids[moved_case] + "\n")
+code_m, out_m, err_m = run("--base", base_l, "--exp", exp_l, "--subset", "moved", "--min-gain", "3")
+code_f, out_f, _ = run("--base", base_l, "--exp", exp_l, "--subset", only_moved, "--min-gain", "3")
+check(code_m == code_f == 0 and "subset: 1 cases judged" in out_m, f"moved: {code_m} {out_m[-300:]} {err_m}")
+check(out_m.split("verdict")[1] == out_f.split("verdict")[1], "moved judges as the file naming it")
+unjudged = [line for line in out_m.splitlines() if "(not judged)" in line]
+check(len(unjudged) == len(ids) - 1 and not any(l.startswith(ids[moved_case]) for l in unjudged),
+      f"every unmoved case is left out: {len(unjudged)}")
+same = with_launches("exp-same-launch", faster, lambda i: flat)
+code, out, err = run("--base", base_l, "--exp", same, "--subset", "moved")
+check(code == 1 and "no case's launch moved" in out, f"nothing moved rejects: {code} {out[-200:]}")
+code, out, err = run("--base", REPORT, "--exp", faster, "--subset", "moved")
+check(code == 2 and "do not record the fused launch" in err and len(err.strip().splitlines()) == 1,
+      f"moved without launches: {code} {err}")
+
 # Inputs that are not reports: one line on stderr, exit 2.
 junk = os.path.join(tmp, "junk.json")
 with open(junk, "w") as f:

@@ -48,10 +48,17 @@ if confirming:
     wanted = [args[i + 1] for i, a in enumerate(args) if a == "--case"]
     assert "--passes" in args and args[args.index("--passes") + 1] == "5", args
     report["cases"] = [c for c in report["cases"] if c["id"] in wanted]
+# With a "launches" file the report records each case's fused launch: the build's "moved_ids"
+# on a grid of their own, every other case on the grid the base uses.
+moved_ids = set(open(os.path.join(here, "moved_ids")).read().split()) if os.path.exists(
+    os.path.join(here, "moved_ids")) else set()
 for case in report["cases"]:
     for v in case["variants"]:
         if v["variant"] == "fused":
             v["median_us"] *= slow_factor if case["id"] in slow_ids and slow_factor else factor
+    if os.path.exists(os.path.join(here, "launches")):
+        case["fused_launch"] = {"kernel": "strided", "role_major": False, "threads": 4096,
+                                "ctas": 32 if case["id"] in moved_ids else 16}
 json.dump(report, open(args[args.index("--json") + 1], "w"))
 with open(os.path.join(here, "confirm_calls" if confirming else "calls"), "a") as f:
     f.write((" ".join(wanted) if confirming else args[args.index("--config") + 1]) + "\\n")
@@ -186,6 +193,31 @@ with open(os.path.join(bin_dir, "exp-fast2", "validated")) as f:
     check(f.read().split() == ["configs/full-matrix.json"], "the preferred build ran the matrix")
 with open(os.path.join(bin_dir, "exp-fast", "validated")) as f:
     check(len(f.read().split()) == 1, "exp-fast not validated again")
+
+# AB_SUBSET=moved (a routing change, no subset file): the gain is judged on the cases whose
+# launch moved. exp-route moves a quarter of the cases and makes them 8-12 % faster, the rest
+# untouched: adopted on the moved cases, where judging every case would see too little gain.
+routes_dir = os.path.join(tmp, "routes")
+build(routes_dir, 1.0)
+route_dir = os.path.join(routes_dir, "exp-route")
+build(route_dir, 1.0)
+moved_pick = rng.sample(ids, len(ids) // 4)
+for d in (routes_dir, route_dir):
+    open(os.path.join(d, "launches"), "w").close()
+for file, text in (("moved_ids", "\n".join(moved_pick)), ("slow_ids", "\n".join(moved_pick)),
+                   ("slow_factor", repr(rng.uniform(0.88, 0.92)))):
+    with open(os.path.join(route_dir, file), "w") as f:
+        f.write(text)
+for subset_env, verdict in (("moved", "verdict: adopt"), ("", "too little gain")):
+    routes_out = os.path.join(tmp, "routes-out-" + (subset_env or "all"))
+    p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "ab"],
+                       env=dict(env, OUT=routes_out, BIN=routes_dir, AB_CONFIGS="decode",
+                                AB_SUBSET=subset_env), capture_output=True, text=True, timeout=300)
+    with tarfile.open(os.path.join(routes_out, "ab.tar.gz")) as t:
+        text = t.extractfile("ab/decision-exp-route.txt").read().decode()
+    judged_line = f"subset: {len(moved_pick)} cases judged"
+    check(verdict in text and ((judged_line in text) == (subset_env == "moved")),
+          f"AB_SUBSET={subset_env!r}: {text[-400:]}")
 
 # Without ab's decisions in $OUT, `adopted` refuses in one line, exit 4, and runs nothing.
 lone = os.path.join(tmp, "lone")
