@@ -34,6 +34,8 @@ import os
 import statistics
 import sys
 
+from report_json import load_json
+
 # Same build, same config and settings, each run on a different H200 (results/h200/wave2).
 PAIRS = [
     ("results/h200/wave2/seed-table-run1.json", "results/h200/wave2/seed-table-run2.json"),
@@ -54,8 +56,7 @@ def token_class(tokens):
 
 def load(path):
     try:
-        with open(path) as f:
-            report = json.load(f)
+        report = load_json(path)
     except (OSError, ValueError) as e:
         raise InputError(f"{path}: {e}")
     cases = {}

@@ -28,7 +28,7 @@ trap 'rm -rf "$tmp" "${unpacked[@]}"' EXIT
 for f in "$out"/experiments/v1-*.json "$out"/experiments/v4-*.json "$out"/experiments/v5-*.json \
   "$out"/*.json "$out"/house/seed-table.json "$out"/wave2/seed-table-run*.json \
   "$out"/wave2/noise.json.gz "$out"/wave3/seed-table-fresh*.json "$out"/wave3/pdl/pdl.json \
-  "$out"/wave5/seed-table-fresh*.json "$out"/wave6/seed/seed-table-fresh*.json.gz; do
+  "$out"/wave5/seed-table-fresh*.json* "$out"/wave6/seed/seed-table-fresh*.json.gz; do
   [[ -f $f ]] || continue
   if [[ $f == *.gz ]]; then
     # Kept gzipped for size (a device call copies the whole tree); `history add` reads plain JSON

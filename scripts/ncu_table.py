@@ -18,6 +18,8 @@ import re
 import statistics
 import sys
 
+from report_json import load_json
+
 UNIT_TO_US = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3,
               "msecond": 1e3, "s": 1e6, "second": 1e6}
 NAME = re.compile(r"^ncu-(cold|warm)-(.+)-N(\d+)\.csv$")
@@ -100,8 +102,7 @@ def main(argv):
         return 2
     report_path, ncu_dir, out_md, out_json = argv
     try:
-        with open(report_path) as f:
-            report = json.load(f)
+        report = load_json(report_path)
         files = {}
         for n in os.listdir(ncu_dir):
             if NAME.match(n):

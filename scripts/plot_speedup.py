@@ -8,9 +8,10 @@ A row is a case id without its N=tokens field (docs/report.md); the fields every
 (e.g. neox|nhd in the seed table) are left out of the legend. Needs only matplotlib.
 """
 import argparse
-import json
 import sys
 from collections import defaultdict
+
+from report_json import load_json
 
 try:
     import matplotlib
@@ -26,8 +27,10 @@ def main():
     ap.add_argument("report")
     ap.add_argument("-o", "--out", help="PNG to write (default: REPORT.png)")
     args = ap.parse_args()
-    with open(args.report) as f:
-        report = json.load(f)
+    try:
+        report = load_json(args.report)
+    except (OSError, ValueError) as e:
+        sys.exit(f"plot_speedup: {args.report}: {e}")
     if report.get("schema_version") != 1:
         sys.exit(f"plot_speedup: {args.report}: schema_version {report.get('schema_version')} is not 1")
 

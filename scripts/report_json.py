@@ -12,6 +12,22 @@ def fail_input(prog, path, why):
     sys.exit(2)
 
 
+def load_json(path):
+    """The JSON of a plain or gzip-compressed file. Raises OSError (unreadable) or ValueError (not
+    JSON, or a broken gzip stream), for scripts that report errors in their own words."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (gzip.BadGzipFile, EOFError, zlib.error) as e:
+            raise ValueError(f"not a readable gzip file ({e})") from e
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ValueError(f"not JSON ({e})") from e
+
+
 def load_report(prog, path):
     """The report as a dict with a `cases` list; refuses unreadable files, non-JSON and anything
     that is not a rope-kv-bench report."""

@@ -5,9 +5,10 @@ fused/pair noise ratio, the sampling order and how the speedup intervals were ma
 
 usage: timing_summary.py REPORT.json
 """
-import json
 import statistics
 import sys
+
+from report_json import load_json
 
 
 def summarize(report):
@@ -53,8 +54,7 @@ def main(argv):
         print("usage: timing_summary.py REPORT.json", file=sys.stderr)
         return 2
     try:
-        with open(argv[0]) as f:
-            report = json.load(f)
+        report = load_json(argv[0])
         sys.stdout.write(summarize(report))
     except (OSError, ValueError, KeyError) as e:
         print(f"timing_summary: {argv[0]}: {e}", file=sys.stderr)

@@ -46,6 +46,25 @@ class Formulas(unittest.TestCase):
         self.assertIsNone(r["fused"]["mid"]["sigma"])
         self.assertEqual(r["fused"]["decode"]["n"], 1)
 
+    def test_a_gzip_compressed_report_reads_as_the_plain_one(self):
+        # How large reports are committed under results/: the estimate must not change.
+        import gzip
+        with tempfile.TemporaryDirectory() as d:
+            a, b = synthetic(2.0, [1.5, 1.6, 1.4]), synthetic(2.1, [1.45, 1.5, 1.55])
+            for name, r in (("a.json", a), ("b.json", b)):
+                with open(os.path.join(d, name), "w") as f:
+                    json.dump(r, f)
+            with gzip.open(os.path.join(d, "b.json.gz"), "wt") as f:
+                json.dump(b, f)
+            plain = between_machine.estimate(d, [("a.json", "b.json")])
+            packed = between_machine.estimate(d, [("a.json", "b.json.gz")])
+            self.assertEqual(plain["fused"], packed["fused"])
+            self.assertEqual(plain["speedup"], packed["speedup"])
+            with open(os.path.join(d, "broken.json.gz"), "wb") as f:
+                f.write(gzip.compress(b"{}")[:12])
+            with self.assertRaises(between_machine.InputError):
+                between_machine.estimate(d, [("a.json", "broken.json.gz")])
+
     def test_within_run_noise_larger_than_the_shift_gives_zero(self):
         with tempfile.TemporaryDirectory() as d:
             a = synthetic(2.0, [1.5, 1.6, 1.4])

@@ -195,17 +195,18 @@ with open(os.path.join(bin_dir, "exp-fast", "validated")) as f:
     check(len(f.read().split()) == 1, "exp-fast not validated again")
 
 # AB_SUBSET=moved (a routing change, no subset file): the gain is judged on the cases whose
-# launch moved. exp-route moves a quarter of the cases and makes them 8-12 % faster, the rest
-# untouched: adopted on the moved cases, where judging every case would see too little gain.
+# launch moved. exp-route moves a fifth of the cases and makes them 8-10 % faster, the rest
+# untouched: adopted on the moved cases (>= 8 %), where judging every case sees at most
+# 6 / 32 x 10.5 % = 2.0 %, below the 3 % asked (a quarter at 12 % could pass 3 %: it did once).
 routes_dir = os.path.join(tmp, "routes")
 build(routes_dir, 1.0)
 route_dir = os.path.join(routes_dir, "exp-route")
 build(route_dir, 1.0)
-moved_pick = rng.sample(ids, len(ids) // 4)
+moved_pick = rng.sample(ids, len(ids) // 5)
 for d in (routes_dir, route_dir):
     open(os.path.join(d, "launches"), "w").close()
 for file, text in (("moved_ids", "\n".join(moved_pick)), ("slow_ids", "\n".join(moved_pick)),
-                   ("slow_factor", repr(rng.uniform(0.88, 0.92)))):
+                   ("slow_factor", repr(rng.uniform(0.90, 0.92)))):
     with open(os.path.join(route_dir, file), "w") as f:
         f.write(text)
 for subset_env, verdict in (("moved", "verdict: adopt"), ("", "too little gain")):

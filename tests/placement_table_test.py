@@ -2,6 +2,7 @@
 """scripts/placement_table.py on a committed ten-pass H200 report given buffer addresses per
 pass (as bench --samples writes them): the per-pass lines, the slot a/b summary that shows the
 pair's fp8 slow slot in that run, and the refusals (no addresses, not a report, not JSON)."""
+import gzip
 import json
 import os
 import random
@@ -12,7 +13,7 @@ from script_checks import check, run_script
 
 SOURCE = sys.argv[1]
 SCRIPT = os.path.join(SOURCE, "scripts", "placement_table.py")
-REPORT = os.path.join(SOURCE, "results", "h200", "wave5", "seed-table-fresh2.json")
+REPORT = os.path.join(SOURCE, "results", "h200", "wave5", "seed-table-fresh2.json.gz")
 CASE = "bf16|fp8_e4m3|32x32x128|neox|nhd|N=1"
 tmp = tempfile.mkdtemp()
 
@@ -21,7 +22,7 @@ def run(*args):
     return run_script(SCRIPT, *args)
 
 
-with open(REPORT) as f:
+with gzip.open(REPORT, "rt") as f:  # committed gzipped: a device call carries the whole tree
     report = json.load(f)
 rng = random.Random()
 names = ["qkv_a", "qkv_b", "k_cache_a", "k_cache_b", "v_cache_a", "v_cache_b", "positions"]
