@@ -114,7 +114,7 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   // work, the SMs do not move bytes equally fast, and the fast ones then sit idle while the slow
   // finish (ncu: 8-11 % of a 65k launch; the flat grid 1 %). In waves, an SM that finishes early
   // takes more CTAs. Only where a thread of one wave would run >= 200 units (32x32x128 and
-  // 64x8x128 at 65k tokens: 1.5-9 % faster, session 20's A/B, rounds 1-2): below 100 the
+  // 64x8x128 at 65k tokens: 1.7-9.3 % faster, session 20's A/B, rounds 1-3): below 100 the
   // shorter CTAs cost more than the finish (2-12 % slower at 16k), and between 100 and 200 the
   // outcome splits by shape (rot = 64 5-7 % faster, 16x2x256 full rotary 2 % slower).
   const auto in_waves = [&](std::int64_t one_wave, std::int64_t units, std::int64_t unit_threads) {
