@@ -74,12 +74,14 @@ mkdir -p "$out"
 [[ -f $out/$name.ncu-rep ]] || { echo "ncu.sh: no kernel profiled in NVTX range '$range' (see ncu's output above)" >&2; exit 1; }
 
 # Key metrics, in base units (ns, bytes, %): duration, DRAM and memory throughput as % of peak,
-# DRAM bytes, L2 hit rate, achieved occupancy, and the launch shape.
+# DRAM bytes, L2 hit rate, achieved occupancy, SM active and elapsed cycles, the launch shape.
 metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed
 metrics+=,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
 metrics+=,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct
 metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active,sm__throughput.avg.pct_of_peak_sustained_elapsed
 metrics+=,launch__grid_size,launch__block_size,launch__registers_per_thread
+# SM active over elapsed cycles: how evenly the SMs finish (session 20: 89-92 % on one-wave grids).
+metrics+=,sm__cycles_active.avg,gpc__cycles_elapsed.max
 "$ncu" --import "$out/$name.ncu-rep" --page raw --csv --print-units base --metrics "$metrics" \
   >"$out/$name.csv"
 {

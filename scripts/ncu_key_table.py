@@ -8,7 +8,9 @@ opening with "# VARIANT|CASE-ID: N launches, ..." and holding the key-metrics CS
 --csv --print-units base). Prints a Markdown table, one row per profile and kernel, from the
 launch of median duration (ncu replays every launch, so the launches of one kernel differ only
 by noise): duration (us), DRAM bytes read and written (MB), what those make per second (TB/s),
-memory throughput (% of peak), L2 hit rate, warps active (% of peak), grid and registers. Comparing
+memory throughput (% of peak), L2 hit rate, warps active (% of peak), SM active (the SMs' mean
+active cycles over the elapsed cycles: below ~97 % the SMs finish unevenly, as session 20 found on
+the one-wave strided grids; "-" in profiles without those metrics), grid and registers. Comparing
 two builds or two cases is then a matter of reading rows, not 700-line pages.
 Exit 2 with one line on stderr when a file cannot be read or holds no profile.
 """
@@ -34,6 +36,15 @@ COLUMNS = {  # metric -> (column title, format)
     "launch__registers_per_thread": ("regs", lambda v: f"{v:.0f}"),
 }
 DURATION = "gpu__time_duration.sum"
+SM_ACTIVE, ELAPSED = "sm__cycles_active.avg", "gpc__cycles_elapsed.max"  # SpeedOfLight's pair
+READ = list(COLUMNS) + [SM_ACTIVE, ELAPSED]
+
+
+def sm_active_pct(v):
+    """The SMs' mean active cycles as % of the elapsed cycles, or "-" without both metrics."""
+    if v.get(ELAPSED, 0) > 0 and SM_ACTIVE in v:
+        return f"{100 * v[SM_ACTIVE] / v[ELAPSED]:.1f}"
+    return "-"
 
 
 def number(text):
@@ -60,7 +71,7 @@ def profiles(path, text):
             if len(row) != len(header):
                 fail_input(NAME, path, f"profile '{title}': a metrics row has {len(row)} fields")
             values = {}
-            for metric in COLUMNS:
+            for metric in READ:
                 if metric in header:
                     try:
                         values[metric] = number(row[header.index(metric)])
@@ -83,6 +94,7 @@ def main():
         sys.stderr.write(__doc__.split("\n\n")[1] + "\n")
         return 2
     titles = [title for title, _ in COLUMNS.values()]
+    titles.insert(6, "SM active %")  # after warps %
     print("| profile | kernel | " + " | ".join(titles[:3]) + " | TB/s | " +
           " | ".join(titles[3:]) + " |")
     print("| --- " * (len(titles) + 3) + "|")
@@ -95,6 +107,7 @@ def main():
         for title, kernels in profiles(path, text):
             for kernel, v in kernels:
                 cells = [COLUMNS[m][1](v[m]) if m in v else "-" for m in COLUMNS]
+                cells.insert(6, sm_active_pct(v))
                 moved = v.get("dram__bytes_read.sum", 0) + v.get("dram__bytes_write.sum", 0)
                 rate = f"{moved / v[DURATION] / 1e3:.2f}" if v[DURATION] > 0 else "-"
                 print(f"| {title.replace('|', chr(92) + '|')} | {kernel} | " +

@@ -104,6 +104,33 @@ for row, key in zip(rows, expect):
     check(row[3] == f"{read / 1e6:.0f}" and row[4] == f"{written / 1e6:.0f}", f"bytes: {row}")
     check(row[5] == f"{(read + written) / ns / 1e3:.2f}", f"TB/s from bytes and time: {row}")
 
+# SM active %: without the two cycle metrics (the canned profiles) "-"; with them, the median
+# launch's sm__cycles_active.avg over gpc__cycles_elapsed.max, whatever the other launches hold.
+titles = [c.strip() for c in run_script(SCRIPT, CANNED)[1].splitlines()[0].strip("|").split(" | ")]
+at_sm = titles.index("SM active %")
+check(all(row[at_sm] == "-" for row in table_rows(run_script(SCRIPT, CANNED)[1])),
+      "no cycle metrics: '-'")
+with_cycles, want = [], []
+for block in re.split(r"(?m)^(?=# )", canned)[1:]:
+    lines, runs = block.split("\n"), []
+    for i, line in enumerate(lines):
+        if line.startswith('"ID"'):
+            lines[i] = line + ',"sm__cycles_active.avg","gpc__cycles_elapsed.max"'
+            lines[i + 1] += ',"cycle","cycle"'
+        elif re.match(r'"\d+"', line):
+            row = next(csv.reader(io.StringIO(line)))
+            elapsed = rng.randrange(400_000, 1_800_000)
+            active = elapsed * rng.uniform(0.85, 0.999)
+            lines[i] = line + f',"{active:,.2f}","{elapsed:,}"'
+            runs.append((float(row[HEADER.index("gpu__time_duration.sum")].replace(",", "")),
+                         100 * active / elapsed))
+    runs.sort()
+    want.append(f"{runs[len(runs) // 2][1]:.1f}")
+    with_cycles.append("\n".join(lines))
+code, out, err = run_script(SCRIPT, write("cycles.txt", "".join(with_cycles)))
+got = [row[at_sm] for row in table_rows(out)]
+check(code == 0 and got == want, f"SM active % of the median launch: {got} vs {want} {err}")
+
 # Refusals: one line on stderr, exit 2.
 check('"413,728"' in canned, "the canned file holds the duration the next case spoils")
 for name, text, why in [
