@@ -144,7 +144,7 @@ code_l, out_l, err_l = run("--base", base_l, "--exp", exp_l, "--subset", launch_
 code_p, out_p, _ = run("--base", REPORT, "--exp", faster, "--subset", launch_subset,
                        "--min-gain", "3")
 marked = [line for line in out_l.splitlines() if "launch: flat x64 -> strided roles x1188" in line]
-check(len(marked) == 1 and marked[0].startswith(ids[moved_case]),
+check(len(marked) == 1 and marked[0].split()[0] == ids[moved_case],
       f"the moved case is marked: {out_l[:600]} {err_l}")
 check("launch: moved in 1 case(s); 1 judged case(s) kept theirs" in out_l,
       f"the launch summary: {out_l[-400:]}")
@@ -161,7 +161,7 @@ code_f, out_f, _ = run("--base", base_l, "--exp", exp_l, "--subset", only_moved,
 check(code_m == code_f == 0 and "subset: 1 cases judged" in out_m, f"moved: {code_m} {out_m[-300:]} {err_m}")
 check(out_m.split("verdict")[1] == out_f.split("verdict")[1], "moved judges as the file naming it")
 unjudged = [line for line in out_m.splitlines() if "(not judged)" in line]
-check(len(unjudged) == len(ids) - 1 and not any(l.startswith(ids[moved_case]) for l in unjudged),
+check(len(unjudged) == len(ids) - 1 and not any(l.split()[0] == ids[moved_case] for l in unjudged),
       f"every unmoved case is left out: {len(unjudged)}")
 same = with_launches("exp-same-launch", faster, lambda i: flat)
 code, out, err = run("--base", base_l, "--exp", same, "--subset", "moved")
