@@ -38,6 +38,7 @@ COLUMNS = {  # metric -> (column title, format)
 DURATION = "gpu__time_duration.sum"
 SM_ACTIVE, ELAPSED = "sm__cycles_active.avg", "gpc__cycles_elapsed.max"  # SpeedOfLight's pair
 READ = list(COLUMNS) + [SM_ACTIVE, ELAPSED]
+SM_COLUMN = list(COLUMNS).index("sm__warps_active.avg.pct_of_peak_sustained_active") + 1
 
 
 def sm_active_pct(v):
@@ -94,7 +95,7 @@ def main():
         sys.stderr.write(__doc__.split("\n\n")[1] + "\n")
         return 2
     titles = [title for title, _ in COLUMNS.values()]
-    titles.insert(6, "SM active %")  # after warps %
+    titles.insert(SM_COLUMN, "SM active %")
     print("| profile | kernel | " + " | ".join(titles[:3]) + " | TB/s | " +
           " | ".join(titles[3:]) + " |")
     print("| --- " * (len(titles) + 3) + "|")
@@ -107,7 +108,7 @@ def main():
         for title, kernels in profiles(path, text):
             for kernel, v in kernels:
                 cells = [COLUMNS[m][1](v[m]) if m in v else "-" for m in COLUMNS]
-                cells.insert(6, sm_active_pct(v))
+                cells.insert(SM_COLUMN, sm_active_pct(v))
                 moved = v.get("dram__bytes_read.sum", 0) + v.get("dram__bytes_write.sum", 0)
                 rate = f"{moved / v[DURATION] / 1e3:.2f}" if v[DURATION] > 0 else "-"
                 print(f"| {title.replace('|', chr(92) + '|')} | {kernel} | " +

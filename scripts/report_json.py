@@ -13,8 +13,8 @@ def fail_input(prog, path, why):
 
 
 def load_json(path):
-    """The JSON of a plain or gzip-compressed file. Raises OSError (unreadable) or ValueError (not
-    JSON, or a broken gzip stream), for scripts that report errors in their own words."""
+    """The JSON of a plain or gzip-compressed file. Raises OSError (unreadable) or ValueError (a
+    broken gzip stream, or not JSON), for scripts that report errors in their own words."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:2] == b"\x1f\x8b":
@@ -24,7 +24,7 @@ def load_json(path):
             raise ValueError(f"not a readable gzip file ({e})") from e
     try:
         return json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as e:
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ValueError(f"not JSON ({e})") from e
 
 
@@ -32,17 +32,11 @@ def load_report(prog, path):
     """The report as a dict with a `cases` list; refuses unreadable files, non-JSON and anything
     that is not a rope-kv-bench report."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
-        report = json.loads(data.decode("utf-8"))
-    except (gzip.BadGzipFile, EOFError, zlib.error) as e:
-        fail_input(prog, path, f"not a readable gzip file ({e})")
+        report = load_json(path)
     except OSError as e:
         fail_input(prog, path, e.strerror or str(e))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        fail_input(prog, path, f"not JSON ({e})")
+    except ValueError as e:
+        fail_input(prog, path, str(e))
     if not isinstance(report, dict) or report.get("tool") != "rope-kv-bench":
         fail_input(prog, path, "not a rope-kv-bench report")
     if not isinstance(report.get("cases"), list):
