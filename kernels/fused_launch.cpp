@@ -117,9 +117,13 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   // 64x8x128 at 65k tokens: 1.7-9.3 % faster, session 20's A/B, rounds 1-3): below 100 the
   // shorter CTAs cost more than the finish (2-12 % slower at 16k), and between 100 and 200 the
   // outcome splits by shape (rot = 64 5-7 % faster, 16x2x256 full rotary 2 % slower).
+  // Role-major launches (rows that mix rotation and pass-through units) count as long from 100
+  // units: in that band they were 5-6 % faster in waves (40x8x80 and 32x8x128 neox rot = 64),
+  // while the row-major ones split (16x2x256 full rotary +2 %).
   const auto in_waves = [&](std::int64_t one_wave, std::int64_t units, std::int64_t unit_threads) {
-    constexpr std::int64_t kWaves = 16, kLongUnitsPerThread = 200;
-    if (unit_threads < one_wave * kFusedThreads * kLongUnitsPerThread) return one_wave;
+    constexpr std::int64_t kWaves = 16;
+    const std::int64_t long_units_per_thread = roles ? 100 : 200;
+    if (unit_threads < one_wave * kFusedThreads * long_units_per_thread) return one_wave;
     return std::min(strided_grid_ctas(one_wave * kWaves, units, kFusedThreads),
                     ctas_for(unit_threads));
   };
