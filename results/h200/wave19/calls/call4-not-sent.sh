@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# NOT SENT: round 5 was rejected on call 3's runs already (results/NOTES.md).
 # Session 21, call 4 (carry ["dist/s21b.tar.xz"] and call 3's runs under results/h200/wave19/ab-fp8s/,
 # run1-3.json): the base again (run4), then round 5's rule for each candidate, fixed before the
 # run (results/NOTES.md): ab_compare.py --subset moved --min-gain 3 exits 0; fp8all preferred.
