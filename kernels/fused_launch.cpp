@@ -6,6 +6,15 @@
 namespace rkv {
 namespace {
 
+// Fp8 caches take the strided grid only for gpt-j row-major launches of GQA shapes whose q rows
+// are long (>= 3200 elements a token: 40x8x80 and up), where the gpt-j fp8 strided kernel runs 16
+// CTAs a SM: 3-16 % faster (session 21, round 6; fitted on round 5, where fp8 on the strided
+// grid everywhere lost on MHA, on short q rows (8x1x64, mla:16) and with neox's 9 CTAs a SM).
+bool fp8_strided_pays(const RopeKvArgs& a, bool roles) {
+  return a.style == RopeStyle::gptj && !roles && a.num_kv_heads < a.num_q_heads &&
+         std::int64_t{a.num_q_heads} * a.q_head_size >= 3200;
+}
+
 std::int64_t ctas_for(std::int64_t threads) {
   return (threads + kFusedThreads - 1) / kFusedThreads;
 }
@@ -73,9 +82,9 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
     return l;
   if (decode_role_warps(a, plan, o, o.decode_roles, FusedKernel::decode_roles, l)) return l;
 
-  // Fp8 caches never take the strided grid: the flat one, with half-chunk units where a token has
-  // few q rotation units (neox_half_units_pay; 16x2x256 rot = 64 and mla:16 rot = 32 7-12 % faster
-  // at 16k-65k, session 18's A/B, round 3), at 16 CTAs a SM (another 6-9 % on those two at
+  // Fp8 caches take the flat grid (but where fp8_strided_pays), with half-chunk units where a token
+  // has few q rotation units (neox_half_units_pay; 16x2x256 rot = 64 and mla:16 rot = 32 7-12 %
+  // faster at 16k-65k, session 18's A/B, round 3), at 16 CTAs a SM (another 6-9 % on those two at
   // 16k-65k, session 19).
   const bool roles = role_major_units(a, plan);
   if (half_units && roles && neox_half_units_pay(a, plan)) {
@@ -95,7 +104,7 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   const std::int64_t ctas = ctas_for(threads);
   if (ctas > kMaxCtas)
     return make_launch(FusedKernel::too_large, roles, plan, split, threads, ctas);
-  const bool strided_grid = a.cache_dtype == CacheDType::auto_;  // fp8: see above
+  const bool strided_grid = a.cache_dtype == CacheDType::auto_ || fp8_strided_pays(a, roles);
   const std::int64_t resident =
       strided_grid && o.sms > 0
           ? strided_grid_ctas(std::int64_t{o.sms} * o.strided[roles], unit_count, kFusedThreads)

@@ -9,8 +9,9 @@
 // thread while the grid fits on the GPU at once, and, beyond that with a bf16/fp16 cache, a grid
 // of the resident CTAs whose threads stride over the units: 5-7 % faster at 16k tokens, closer to
 // the copy bandwidth (long launches take 16 waves of that grid: plan_fused_launch). With an fp8
-// cache the strided kernel holds 56 registers (9 CTAs per SM) and measured 18 % slower on
-// 32x32x128, so fp8 caches keep the flat grid. The strided grid drops a CTA or two where its stride
+// cache the strided grid pays only for gpt-j on GQA shapes with long q rows (its kernel runs 16
+// CTAs a SM there; MHA, short rows and neox lost: plan_fused_launch's fp8_strided_pays), so the
+// other fp8 launches keep the flat grid. The strided grid drops a CTA or two where its stride
 // would otherwise pin each thread to the same few units of every token (strided_grid_ctas,
 // work_plan.h). At decode sizes neox rows of rotation only take a third shape with its own lane
 // code, the row-warp layout (RowWarpPlan, work_plan.h). With fp8 caches, neox role-major launches
@@ -422,7 +423,7 @@ int strided_ctas_per_sm(Kernel kernel) {
 // The occupancy of this instantiation's kernels (asked once: it does not change within a process
 // for one architecture) with the current device's SM count (asked every call). Only the
 // instantiations the launch can pick exist: the row-warp kernel for neox, half units where
-// neox_half_units says, the strided and wide kernels with 16-bit caches, and role-major order
+// neox_half_units says, the strided kernels, the wide ones with 16-bit caches, and role-major order
 // for neox or fp8 caches (role_major_units; gpt-j's decode role warps excepted).
 template <typename T, CacheDType C, int V, bool N>
 FusedOccupancy fused_occupancy() {
@@ -432,13 +433,12 @@ FusedOccupancy fused_occupancy() {
     if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V))
       o.half = ctas_per_sm(rope_kv_fused_half_kernel<T, C>);
     o.decode_roles = ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, false, true>);
+    o.strided[0] = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, false>);
+    if constexpr (N)
+      o.strided[1] = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, true>);
     if constexpr (C == CacheDType::auto_) {
-      o.strided[0] = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, false>);
       o.wide[0] = strided_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N, false>);
-      if constexpr (N) {
-        o.strided[1] = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, true>);
-        o.wide[1] = strided_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N, true>);
-      }
+      if constexpr (N) o.wide[1] = strided_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N, true>);
     }
     return o;
   }();

@@ -84,13 +84,31 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   FusedLaunch l = route(heads(16, 2, 256, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::prefill_half);
   EXPECT_TRUE(l.roles);
-  // ... not where q has many (28 x 4 = 112): the flat role-major kernel; fp8 is never strided.
+  // ... not where q has many (28 x 4 = 112): the flat role-major kernel (neox fp8: never strided).
   l = route(heads(28, 4, 128, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::flat);
   EXPECT_TRUE(l.roles);
   l = route(heads(32, 8, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::flat);
   EXPECT_FALSE(l.roles);
+  // Fp8 caches, gpt-j row-major GQA launches with q rows of >= 3200 elements: the strided grid;
+  // MHA, shorter q rows and neox keep the flat one.
+  l = route(heads(32, 8, 128, 128, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3));
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+  EXPECT_FALSE(l.roles);
+  EXPECT_EQ(route(heads(40, 8, 80, 80, 2048, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::strided);
+  EXPECT_EQ(route(mla(128, 64, 16384, CacheDType::fp8_e4m3)).kernel, FusedKernel::flat);  // neox
+  RopeKvArgs mla128 = mla(128, 64, 16384, CacheDType::fp8_e4m3);
+  mla128.style = RopeStyle::gptj;
+  EXPECT_EQ(route(mla128).kernel, FusedKernel::strided);
+  RopeKvArgs mla16 = mla(16, 64, 16384, CacheDType::fp8_e4m3);  // 16 x 192 = 3072 < 3200
+  mla16.style = RopeStyle::gptj;
+  EXPECT_EQ(route(mla16).kernel, FusedKernel::flat);
+  EXPECT_EQ(route(heads(32, 32, 128, 128, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::flat);
+  EXPECT_EQ(route(heads(8, 1, 64, 64, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::flat);
   // 16-bit caches: the strided grid of the resident CTAs, role-major where rows mix roles; at
   // 16k tokens a thread of one wave runs 38 units: one wave.
   l = route(heads(32, 8, 128, 64, 16384));
