@@ -6,13 +6,22 @@
 namespace rkv {
 namespace {
 
-// Fp8 caches take the strided grid only for gpt-j row-major launches of GQA shapes whose q rows
-// are long (>= 3200 elements a token: 40x8x80 and up), where the gpt-j fp8 strided kernel runs 16
-// CTAs a SM: 3-16 % faster (session 21, round 6; fitted on round 5, where fp8 on the strided
-// grid everywhere lost on MHA, on short q rows (8x1x64, mla:16) and with neox's 9 CTAs a SM).
+// Fp8 caches take the strided grid only for row-major launches of GQA shapes with long q rows:
+// gpt-j from 3200 elements a token (40x8x80 and up; its fp8 strided kernel runs 16 CTAs a SM),
+// 3-16 % faster at 2048-65k tokens; neox from 4096 (9 CTAs a SM) and only where a thread of one
+// wave runs >= 32 units (16k tokens and up; fp8_neox_too_short), 5.9-13.3 % faster (session 21,
+// rounds 6-7, each fitted on round 5, where fp8 on the strided grid everywhere lost on MHA, on
+// short q rows (8x1x64, mla:16) and with neox at 2048 tokens).
 bool fp8_strided_pays(const RopeKvArgs& a, bool roles) {
-  return a.style == RopeStyle::gptj && !roles && a.num_kv_heads < a.num_q_heads &&
-         std::int64_t{a.num_q_heads} * a.q_head_size >= 3200;
+  if (roles || a.num_kv_heads >= a.num_q_heads) return false;
+  const std::int64_t q_row = std::int64_t{a.num_q_heads} * a.q_head_size;
+  return a.style == RopeStyle::gptj ? q_row >= 3200 : q_row >= 4096;
+}
+
+// Neox fp8 launches on the strided grid only where they are long enough (fp8_strided_pays).
+bool fp8_neox_too_short(const RopeKvArgs& a, std::int64_t resident, std::int64_t threads) {
+  return a.cache_dtype != CacheDType::auto_ && a.style == RopeStyle::neox &&
+         threads < resident * kFusedThreads * 32;
 }
 
 std::int64_t ctas_for(std::int64_t threads) {
@@ -117,7 +126,7 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   const bool flat_pays = neox_half_rows_split_sectors(a, plan) ||
                          rotation_window_splits_sectors(a, plan) ||
                          mla_rotation_windows_dominate(a, plan);
-  if (resident <= 0 || ctas <= resident || flat_pays)
+  if (resident <= 0 || ctas <= resident || flat_pays || fp8_neox_too_short(a, resident, threads))
     return make_launch(FusedKernel::flat, roles, plan, split, threads, ctas);
   // Long launches run the grid of resident CTAs in 16 waves: every CTA of one wave has the same
   // work, the SMs do not move bytes equally fast, and the fast ones then sit idle while the slow

@@ -84,21 +84,32 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   FusedLaunch l = route(heads(16, 2, 256, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::prefill_half);
   EXPECT_TRUE(l.roles);
-  // ... not where q has many (28 x 4 = 112): the flat role-major kernel (neox fp8: never strided).
+  // ... not where q has many (28 x 4 = 112): the flat role-major kernel (role-major fp8: never
+  // strided).
   l = route(heads(28, 4, 128, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::flat);
   EXPECT_TRUE(l.roles);
-  l = route(heads(32, 8, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
-  EXPECT_EQ(l.kernel, FusedKernel::flat);
+  // Fp8 neox row-major GQA launches with q rows of >= 4096 elements: the strided grid where a
+  // thread of one wave runs >= 32 units (16k: 48), the flat one below (2048: 6) and for shorter q
+  // rows (28 x 128 = 3584).
+  l = route(heads(32, 8, 128, 128, 16384, RopeStyle::neox, CacheDType::fp8_e4m3));
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
   EXPECT_FALSE(l.roles);
-  // Fp8 caches, gpt-j row-major GQA launches with q rows of >= 3200 elements: the strided grid;
-  // MHA, shorter q rows and neox keep the flat one.
+  EXPECT_GE(l.threads, l.ctas * kFusedThreads * 32);
+  EXPECT_EQ(route(heads(32, 8, 128, 128, 2048, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::flat);
+  EXPECT_EQ(route(heads(28, 4, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::flat);
+  EXPECT_EQ(route(heads(32, 32, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::flat);
+  EXPECT_EQ(route(mla(128, 64, 16384, CacheDType::fp8_e4m3)).kernel, FusedKernel::strided);
+  // Gpt-j row-major GQA launches with q rows of >= 3200 elements: the strided grid at every
+  // prefill size; MHA and shorter q rows keep the flat one.
   l = route(heads(32, 8, 128, 128, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::strided);
   EXPECT_FALSE(l.roles);
   EXPECT_EQ(route(heads(40, 8, 80, 80, 2048, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::strided);
-  EXPECT_EQ(route(mla(128, 64, 16384, CacheDType::fp8_e4m3)).kernel, FusedKernel::flat);  // neox
   RopeKvArgs mla128 = mla(128, 64, 16384, CacheDType::fp8_e4m3);
   mla128.style = RopeStyle::gptj;
   EXPECT_EQ(route(mla128).kernel, FusedKernel::strided);
