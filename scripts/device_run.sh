@@ -17,7 +17,8 @@
 #             which, default "prefill decode"; base runs again last unless AB_BASE_AGAIN=0),
 #             with the rule's decision files (judged on exp-NAME/subset.txt, or with
 #             AB_SUBSET=moved on the cases whose launch moved); ab-decisions.txt: "NAME fused
-#             EXIT pair EXIT"
+#             EXIT pair EXIT". AB_CASES=FILE (one case id a line) runs exactly those cases
+#             instead, with never-slower.json's timing, as one config named "cases"
 #   adopted   after `ab` in the same call: adopted.txt (the first experiment that both rules
 #             adopt, or "none": those AB_PREFER names, in its order, then the rest by name), and
 #             that build's validate-full-matrix.json and sanitizer.log (ADOPTED_STEPS: the steps
@@ -54,7 +55,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
 if (($# == 0)) || [[ -z ${OUT:-} ]]; then
-  sed -n '2,51s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,54s/^# \{0,1\}//p' "$0" >&2
   exit 4
 fi
 bin=${BIN:-dist}
@@ -183,6 +184,10 @@ step_gbench() {
 # into ab.tar.gz as ab/NAME-{prefill,decode}[-again].json. AB_CONFIGS="prefill" runs one of them.
 step_ab() {
   local rc=0 d name cfg suffix
+  if [[ -n ${AB_CASES:-} && ! -s $AB_CASES ]]; then
+    echo "device_run: AB_CASES '$AB_CASES' is not a file of case ids"
+    return 4
+  fi
   mkdir -p "$scratch/ab"
   local again=$bin
   [[ ${AB_BASE_AGAIN:-1} == 0 ]] && again=""
@@ -190,12 +195,13 @@ step_ab() {
     [[ -x $d/rope-kv-bench ]] || continue
     name=$(basename "$d")
     [[ $d == "$bin" ]] && name=base
-    for cfg in ${AB_CONFIGS:-prefill decode}; do
+    for cfg in $(ab_configs); do
       # The base build runs first and last: the second run is base-CFG-again, not an overwrite.
       suffix=""
       [[ $name == base && -e $scratch/ab/base-$cfg.json ]] && suffix=-again
       chmod +x "$d/rope-kv-bench"
-      timeout -s INT -k 30 "$limit" "$d/rope-kv-bench" bench --config "configs/kernel-ab-$cfg.json" \
+      ab_run_args "$cfg"
+      timeout -s INT -k 30 "$limit" "$d/rope-kv-bench" bench "${ab_args[@]}" \
         --json "$scratch/ab/$name-$cfg$suffix.json" >"$scratch/ab/$name-$cfg$suffix.txt" 2>&1 || rc=1
       tail -n 25 "$scratch/ab/$name-$cfg$suffix.txt"
     done
@@ -204,6 +210,20 @@ step_ab() {
   cat "$OUT/ab-decisions.txt"
   tar -C "$scratch" -czf "$OUT/ab.tar.gz" ab
   return $rc
+}
+# The A/B's configs: AB_CONFIGS's kernel-ab configs, or "cases" where AB_CASES names a file.
+ab_configs() {
+  if [[ -n ${AB_CASES:-} ]]; then echo cases; else echo "${AB_CONFIGS:-prefill decode}"; fi
+}
+# The bench arguments of one A/B config, in the array ab_args.
+ab_run_args() {
+  if [[ $1 == cases ]]; then
+    ab_args=(--config configs/never-slower.json)
+    local id
+    while read -r id; do [[ -z $id ]] || ab_args+=(--case "$id"); done <"$AB_CASES"
+  else
+    ab_args=(--config "configs/kernel-ab-$1.json")
+  fi
 }
 # The A/B rule (scripts/ab_compare.py) on each experiment of step_ab, in the same call, so that a
 # script can act on the verdict (validate an adopted build at once). Every config's report of
@@ -219,7 +239,7 @@ ab_decide() {
     [[ -x $d/rope-kv-bench ]] || continue
     name=$(basename "$d")
     base="" again="" exp=""
-    for cfg in ${AB_CONFIGS:-prefill decode}; do
+    for cfg in $(ab_configs); do
       base+=${base:+,}$scratch/ab/base-$cfg.json
       again+=${again:+,}$scratch/ab/base-$cfg-again.json
       exp+=${exp:+,}$scratch/ab/$name-$cfg.json

@@ -29,7 +29,7 @@ import json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 factor = float(open(os.path.join(here, "factor")).read())
 args = sys.argv[1:]
-confirming = "--case" in args  # the adopted step's confirmation re-run
+confirming = "--passes" in args  # the adopted step's confirmation re-run
 assert args[0] in ("bench", "validate") and ("--config" in args or confirming), args
 # Cases of a factor of their own: "slow" (in the A/B) and "confirm" (in the re-run), if present.
 def factor_file(name):
@@ -44,9 +44,10 @@ if args[0] == "validate":  # the adopted step's matrix: say so, write a report-s
         f.write(args[args.index("--config") + 1] + "\\n")
     sys.exit(0)
 report = json.load(open(%r))
+wanted = [args[i + 1] for i, a in enumerate(args) if a == "--case"]
 if confirming:
-    wanted = [args[i + 1] for i, a in enumerate(args) if a == "--case"]
-    assert "--passes" in args and args[args.index("--passes") + 1] == "5", args
+    assert wanted and args[args.index("--passes") + 1] == "5", args
+if wanted:  # the confirmation, or an A/B of AB_CASES's ids
     report["cases"] = [c for c in report["cases"] if c["id"] in wanted]
 # With a "launches" file the report records each case's fused launch: the build's "moved_ids"
 # on a grid of their own, every other case on the grid the base uses.
@@ -61,7 +62,8 @@ for case in report["cases"]:
                                 "ctas": 32 if case["id"] in moved_ids else 16}
 json.dump(report, open(args[args.index("--json") + 1], "w"))
 with open(os.path.join(here, "confirm_calls" if confirming else "calls"), "a") as f:
-    f.write((" ".join(wanted) if confirming else args[args.index("--config") + 1]) + "\\n")
+    f.write((" ".join(wanted) if confirming else " ".join([args[args.index("--config") + 1]] +
+                                                          wanted)) + "\\n")
 print("stand-in bench, fused x", factor)
 """ % REPORT
 
@@ -219,6 +221,41 @@ for subset_env, verdict in (("moved", "verdict: adopt"), ("", "too little gain")
     judged_line = f"subset: {len(moved_pick)} cases judged"
     check(verdict in text and ((judged_line in text) == (subset_env == "moved")),
           f"AB_SUBSET={subset_env!r}: {text[-400:]}")
+
+# AB_CASES: one run a build of exactly the listed ids with never-slower.json's timing, judged on
+# them; a missing list is refused in one line, exit 4, before anything runs.
+cases_dir = os.path.join(tmp, "cases")
+build(cases_dir, 1.0)
+build(os.path.join(cases_dir, "exp-fast"), gain)
+listed = rng.sample(ids, 5)
+cases_file = os.path.join(tmp, "cases.txt")
+with open(cases_file, "w") as f:
+    f.write("".join(i + "\n" for i in listed) + "\n")
+cases_out = os.path.join(tmp, "cases-out")
+p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "ab"],
+                   env=dict(env, OUT=cases_out, BIN=cases_dir, AB_CASES=cases_file),
+                   capture_output=True, text=True, timeout=300)
+check(p.returncode == 0, f"AB_CASES ab exit {p.returncode}: {p.stdout[-600:]}")
+with open(os.path.join(cases_dir, "calls")) as f:
+    runs = f.read().splitlines()
+check(len(runs) == 2 and all(r.split() == ["configs/never-slower.json"] + listed for r in runs),
+      f"AB_CASES: the base ran the listed ids with never-slower's timing, first and last: {runs}")
+with tarfile.open(os.path.join(cases_out, "ab.tar.gz")) as t:
+    report = json.load(t.extractfile("ab/exp-fast-cases.json"))
+    text = t.extractfile("ab/decision-exp-fast.txt").read().decode()
+check(sorted(c["id"] for c in report["cases"]) == sorted(listed), "only the listed cases timed")
+check(f"{len(listed)} cases; geometric mean" in text and "verdict: adopt" in text,
+      f"AB_CASES judged on the listed cases: {text[-300:]}")
+missing_out = os.path.join(tmp, "cases-missing")
+p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "ab"],
+                   env=dict(env, OUT=missing_out, BIN=cases_dir,
+                            AB_CASES=os.path.join(tmp, "no-such-list.txt")),
+                   capture_output=True, text=True, timeout=60)
+with open(os.path.join(missing_out, "steps.txt")) as f:
+    check(f.read().startswith("ab 4"), "a missing AB_CASES file: exit 4 in steps.txt")
+check("is not a file of case ids" in p.stdout, f"AB_CASES missing says why: {p.stdout[-300:]}")
+with open(os.path.join(cases_dir, "calls")) as f:
+    check(len(f.read().splitlines()) == 2, "nothing ran for a missing AB_CASES file")
 
 # Without ab's decisions in $OUT, `adopted` refuses in one line, exit 4, and runs nothing.
 lone = os.path.join(tmp, "lone")
