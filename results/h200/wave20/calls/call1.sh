@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Session 22, call 1 (carry ["dist/s22a.tar.xz"] from build1.sh: base = HEAD, exp-waves = HEAD +
 # fp8-long-waves.patch (round 8), exp-roles = HEAD + fp8-roles-gqa.patch (round 9), exp-both = HEAD +
-# fp8-waves-roles.patch (both)). The 22 cases either candidate moves (call1-cases.txt), cold,
+# fp8-waves-roles.patch (both)), and exp-straddle = HEAD + straddle-waves.patch (round 10, from
+# build1-straddle.sh). The 22 cases either candidate moves (call1-cases.txt), cold,
 # never-slower.json's timing, six passes base / waves / roles / base / waves / roles, and the rule
 # fixed before the run (results/NOTES.md, session 22): per candidate, ab_compare.py --subset moved
 # --min-gain 3 exits 0. The build to land (both, one, or the base) is validated when it is not the
-# base (full matrix, sanitizer), then never-slower shards run on it while the call has time
+# base (full matrix, sanitizer). Round 10 next: its 6 cases (call1-straddle-cases.txt), base /
+# straddle / base / straddle, the same rule; validated later with whatever lands. Then
+# never-slower shards run on it while the call has time
 # (shards.txt says which finished). One tarball, $OUT/call1.tar.gz, packed after every step.
 set -u
 tar -xJf dist/s22a.tar.xz && chmod +x s22a/rope-kv-bench s22a/exp-*/rope-kv-bench
@@ -29,6 +32,18 @@ verdict() {  # $1 name, $2 $3 its runs
   echo "ab_compare $1: exit $rc" | tee -a $W/log.txt
   return $rc
 }
+cases10=()
+while read -r id; do [[ -z $id ]] || cases10+=(--case "$id"); done <results/h200/wave20/calls/call1-straddle-cases.txt
+for b in s22a s22a/exp-straddle s22a s22a/exp-straddle; do
+  n=$((n + 1))
+  timeout -s INT -k 5 40 $b/rope-kv-bench bench --config configs/never-slower.json "${cases10[@]}" \
+    --json $W/ab/run$n.json >$W/ab/run$n.txt 2>&1
+  echo "run $n ($b): exit $? ($SECONDS s)" | tee -a $W/log.txt
+  pack
+done
+python3 scripts/ab_compare.py --base $W/ab/run7.json --base $W/ab/run9.json \
+  --exp $W/ab/run8.json,$W/ab/run10.json --subset moved --min-gain 3 >$W/ab/decision-straddle.txt 2>&1
+echo "ab_compare straddle: exit $?" | tee -a $W/log.txt
 verdict waves 2 5; waves=$?
 verdict roles 3 6; roles=$?
 if ((waves == 0 && roles == 0)); then bin=s22a/exp-both
