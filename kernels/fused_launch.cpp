@@ -6,22 +6,40 @@
 namespace rkv {
 namespace {
 
-// Fp8 caches take the strided grid only for row-major launches of GQA shapes with long q rows:
-// gpt-j from 3200 elements a token (40x8x80 and up; its fp8 strided kernel runs 16 CTAs a SM),
-// 3-16 % faster at 2048-65k tokens; neox from 4096 (9 CTAs a SM) and only where a thread of one
-// wave runs >= 32 units (16k tokens and up; fp8_neox_too_short), 5.9-13.3 % faster (session 21,
-// rounds 6-7, each fitted on round 5, where fp8 on the strided grid everywhere lost on MHA, on
-// short q rows (8x1x64, mla:16) and with neox at 2048 tokens).
+// Where fp8 caches take the strided grid, besides the long launches (long_launch): row-major
+// launches of GQA shapes with long q rows, gpt-j from 3200 elements a token (40x8x80 and up; its
+// fp8 strided kernel runs 16 CTAs a SM), 3-16 % faster at 2048-65k tokens, neox from 4096 (9 CTAs
+// a SM) where a thread of one wave runs >= 32 units (16k tokens and up; fp8_neox_too_short),
+// 5.9-13.3 % faster (session 21, rounds 6-7); and role-major (partial rotary) neox launches of GQA
+// shapes with heads of at most 128 elements from 16 units a thread, 3.8-12.3 % faster at 16k-65k
+// (32x8x128, 64x8x128, 40x8x80 and 28x4x128 rot = 64; session 22, round 9). Each was fitted on
+// session 21's round 5, where fp8 on the strided grid everywhere lost on MHA (32x32x128 at
+// 2048-16k), on short q rows (8x1x64, mla:16), on 16x2x256 rot = 128 (8-10 %) and at 2048 tokens.
 bool fp8_strided_pays(const RopeKvArgs& a, bool roles) {
-  if (roles || a.num_kv_heads >= a.num_q_heads) return false;
+  if (a.num_kv_heads >= a.num_q_heads) return false;
+  if (roles) return a.style == RopeStyle::neox && !mla_layout(a) && a.q_head_size <= 128;
   const std::int64_t q_row = std::int64_t{a.num_q_heads} * a.q_head_size;
   return a.style == RopeStyle::gptj ? q_row >= 3200 : q_row >= 4096;
 }
 
-// Neox fp8 launches on the strided grid only where they are long enough (fp8_strided_pays).
-bool fp8_neox_too_short(const RopeKvArgs& a, std::int64_t resident, std::int64_t threads) {
+// Neox fp8 launches that fp8_strided_pays admits but that are too short for the strided grid:
+// below 32 units a thread of one wave (16 in role-major order, where 28x4x128 rot = 64 at 16k
+// tokens runs 22 and gained 6.4 %; at 2048 tokens every such launch lost up to 5 %).
+bool fp8_neox_too_short(const RopeKvArgs& a, bool roles, std::int64_t resident,
+                        std::int64_t threads) {
   return a.cache_dtype != CacheDType::auto_ && a.style == RopeStyle::neox &&
-         threads < resident * kFusedThreads * 32;
+         threads < resident * kFusedThreads * (roles ? 16 : 32);
+}
+
+// Launches long enough to run the strided grid in 16 waves (plan_fused_launch's in_waves, which
+// says why): a thread of one wave would run >= 200 units, or >= 100 in role-major order or where
+// q head rows are not whole 128-byte lines (40x8x80's 160 bytes; fitted on that shape, the only
+// one of the survey: its gpt-j launches at 65k were 2.8-8.6 % faster in waves, session 22,
+// round 10, where the other row-major shapes of the 100-200 band split, -1.8 to +2.1 %).
+bool long_launch(const RopeKvArgs& a, bool roles, std::int64_t one_wave, std::int64_t threads) {
+  const bool rows_straddle_lines = std::int64_t{a.q_head_size} * dtype_bytes(a.dtype) % 128 != 0;
+  const std::int64_t long_units_per_thread = roles || rows_straddle_lines ? 100 : 200;
+  return one_wave > 0 && threads >= one_wave * kFusedThreads * long_units_per_thread;
 }
 
 std::int64_t ctas_for(std::int64_t threads) {
@@ -113,11 +131,17 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   const std::int64_t ctas = ctas_for(threads);
   if (ctas > kMaxCtas)
     return make_launch(FusedKernel::too_large, roles, plan, split, threads, ctas);
-  const bool strided_grid = a.cache_dtype == CacheDType::auto_ || fp8_strided_pays(a, roles);
-  const std::int64_t resident =
-      strided_grid && o.sms > 0
+  const std::int64_t one_wave =
+      o.sms > 0
           ? strided_grid_ctas(std::int64_t{o.sms} * o.strided[roles], unit_count, kFusedThreads)
           : 0;
+  // The strided grid: always with a 16-bit cache; with fp8 where fp8_strided_pays and wherever
+  // the launch is long enough to run in waves, whatever its shape (32x32x128 and the rot = 64
+  // launches of 32x8x128, 64x8x128 and 40x8x80 at 65k tokens: 4.1-12.4 % faster, session 22,
+  // round 8; the flat grid's CTAs of one unit a thread cost more there than the waves' finish).
+  const bool strided_grid = a.cache_dtype == CacheDType::auto_ || fp8_strided_pays(a, roles) ||
+                            long_launch(a, roles, one_wave, threads);
+  const std::int64_t resident = strided_grid ? one_wave : 0;
   // Rows whose sectors the strided grid's drifting CTAs would share out of step stay on the flat
   // grid: neox half rows of 80-wide heads, and rotation windows that end inside a sector, either
   // style (40x8x80 rot = 40: 2-15 % faster, session 17's A/B). So do MLA's sparse rotation
@@ -126,7 +150,8 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   const bool flat_pays = neox_half_rows_split_sectors(a, plan) ||
                          rotation_window_splits_sectors(a, plan) ||
                          mla_rotation_windows_dominate(a, plan);
-  if (resident <= 0 || ctas <= resident || flat_pays || fp8_neox_too_short(a, resident, threads))
+  if (resident <= 0 || ctas <= resident || flat_pays ||
+      fp8_neox_too_short(a, roles, resident, threads))
     return make_launch(FusedKernel::flat, roles, plan, split, threads, ctas);
   // Long launches run the grid of resident CTAs in 16 waves: every CTA of one wave has the same
   // work, the SMs do not move bytes equally fast, and the fast ones then sit idle while the slow
@@ -137,13 +162,12 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   // outcome splits by shape (rot = 64 5-7 % faster, 16x2x256 full rotary 2 % slower).
   // Role-major launches (rows that mix rotation and pass-through units) count as long from 100
   // units: in that band they were 5-6 % faster in waves (40x8x80 and 32x8x128 neox rot = 64),
-  // while the row-major ones split (16x2x256 full rotary +2 %).
-  const auto in_waves = [&](std::int64_t one_wave, std::int64_t units, std::int64_t unit_threads) {
+  // while the row-major ones split (16x2x256 full rotary +2 %; 40x8x80 gpt-j, whose rows straddle
+  // 128-byte lines, -3 to -7 %: long_launch).
+  const auto in_waves = [&](std::int64_t wave, std::int64_t units, std::int64_t unit_threads) {
     constexpr std::int64_t kWaves = 16;
-    const std::int64_t long_units_per_thread = roles ? 100 : 200;
-    if (unit_threads < one_wave * kFusedThreads * long_units_per_thread) return one_wave;
-    return std::min(strided_grid_ctas(one_wave * kWaves, units, kFusedThreads),
-                    ctas_for(unit_threads));
+    if (!long_launch(a, roles, wave, unit_threads)) return wave;
+    return std::min(strided_grid_ctas(wave * kWaves, units, kFusedThreads), ctas_for(unit_threads));
   };
 
   // Two chunks per copy unit, on the strided grid only (large N); in role-major order where

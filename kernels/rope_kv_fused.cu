@@ -9,17 +9,18 @@
 // thread while the grid fits on the GPU at once, and, beyond that with a bf16/fp16 cache, a grid
 // of the resident CTAs whose threads stride over the units: 5-7 % faster at 16k tokens, closer to
 // the copy bandwidth (long launches take 16 waves of that grid: plan_fused_launch). With an fp8
-// cache the strided grid pays only for row-major launches of GQA shapes with long q rows (neox
-// from 16k tokens; MHA and short rows lost: plan_fused_launch's fp8_strided_pays), so the other
-// fp8 launches keep the flat grid. The strided grid drops a CTA or two where its stride
-// would otherwise pin each thread to the same few units of every token (strided_grid_ctas,
-// work_plan.h). At decode sizes neox rows of rotation only take a third shape with its own lane
-// code, the row-warp layout (RowWarpPlan, work_plan.h). With fp8 caches, neox role-major launches
-// at decode sizes, and beyond them where a token has few q rotation units, take neox units of half
-// a chunk in a kernel of their own (rope_kv_fused_half_kernel; beyond decode sizes bounded to 16
-// CTAs a SM, rope_kv_fused_half_prefill_kernel). Which of these a call takes is decided in one
-// place, plan_fused_launch (fused_launch.h, host code a unit test asks); this file's launcher only
-// turns its answer into a launch.
+// cache the strided grid pays only for long launches and for GQA shapes with long q rows or
+// heads of up to 128 in role-major order (MHA, short rows and 2048-token launches lost:
+// fused_launch.cpp's fp8_strided_pays), so the other fp8 launches keep the flat grid. The strided
+// grid drops a CTA or two where its stride would otherwise pin each thread to the same few units of
+// every token (strided_grid_ctas, work_plan.h). At decode sizes neox rows of rotation only take a
+// third shape with its own lane code, the row-warp layout (RowWarpPlan, work_plan.h). With fp8
+// caches, neox role-major launches at decode sizes, and beyond them where a token has few q
+// rotation units, take neox units of half a chunk in a kernel of their own
+// (rope_kv_fused_half_kernel; beyond decode sizes bounded to 16 CTAs a SM,
+// rope_kv_fused_half_prefill_kernel). Which of these a call takes is decided in one place,
+// plan_fused_launch (fused_launch.h, host code a unit test asks); this file's launcher only turns
+// its answer into a launch.
 #include <type_traits>
 
 #include "dispatch.cuh"

@@ -49,7 +49,21 @@ RopeKvArgs mla(int hq, int rot, std::int64_t tokens, CacheDType cache = CacheDTy
   return a;
 }
 
-FusedLaunch route(const RopeKvArgs& a, const FusedOccupancy& o = h200()) {
+// With an fp8 cache the strided kernels' own occupancy: gpt-j 16 CTAs a SM, neox 9 (10 in
+// role-major order, which gpt-j never takes there), and no wide kernel. Routes near a threshold
+// (16x2x256 rot = 128 at 65k tokens: 99 units a thread of one wave, long from 100) depend on it.
+FusedOccupancy h200_fp8(RopeStyle style) {
+  FusedOccupancy o = h200();
+  o.strided[0] = style == RopeStyle::gptj ? 16 : 9;
+  o.strided[1] = style == RopeStyle::gptj ? 0 : 10;
+  o.wide[0] = o.wide[1] = 0;
+  return o;
+}
+
+FusedLaunch route(const RopeKvArgs& a) {
+  return plan_fused_launch(a, 8, a.cache_dtype == CacheDType::auto_ ? h200() : h200_fp8(a.style));
+}
+FusedLaunch route(const RopeKvArgs& a, const FusedOccupancy& o) {
   return plan_fused_launch(a, 8, o);
 }
 
@@ -84,11 +98,26 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   FusedLaunch l = route(heads(16, 2, 256, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::prefill_half);
   EXPECT_TRUE(l.roles);
-  // ... not where q has many (28 x 4 = 112): the flat role-major kernel (role-major fp8: never
-  // strided).
+  // ... not where q has many (28 x 4 = 112): the role-major unit kernels, on the strided grid for
+  // GQA heads of up to 128 from 16 units a thread of one wave (65k: 99, one wave; 16k: 25), flat
+  // below that (2048: 3) and for wider heads (16x2x256 rot = 128) or MHA short of the long
+  // launches (32x32x128 rot = 64 at 16k: 99 units, not 100).
   l = route(heads(28, 4, 128, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+  EXPECT_TRUE(l.roles);
+  EXPECT_LE(l.ctas, 132 * 10);
+  l = route(heads(28, 4, 128, 64, 16384, RopeStyle::neox, CacheDType::fp8_e4m3));
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+  EXPECT_GE(l.threads, l.ctas * kFusedThreads * 16);
+  EXPECT_LT(l.threads, l.ctas * kFusedThreads * 32);
+  l = route(heads(28, 4, 128, 64, 2048, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::flat);
   EXPECT_TRUE(l.roles);
+  l = route(heads(16, 2, 256, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
+  EXPECT_EQ(l.kernel, FusedKernel::flat);
+  EXPECT_TRUE(l.roles);
+  EXPECT_EQ(route(heads(32, 32, 128, 64, 16384, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::flat);
   // Fp8 neox row-major GQA launches with q rows of >= 4096 elements: the strided grid where a
   // thread of one wave runs >= 32 units (16k: 48), the flat one below (2048: 6) and for shorter q
   // rows (28 x 128 = 3584).
@@ -100,8 +129,21 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
             FusedKernel::flat);
   EXPECT_EQ(route(heads(28, 4, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat);
-  EXPECT_EQ(route(heads(32, 32, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
+  EXPECT_EQ(route(heads(32, 32, 128, 128, 16384, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat);
+  // Long launches take the strided grid in 16 waves whatever the shape: MHA at 65k (>= 200 units
+  // a thread of one wave), role-major from 100 (32x32x128 rot = 64: 397 units).
+  for (const RopeKvArgs& a :
+       {heads(32, 32, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3),
+        heads(32, 32, 128, 128, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3),
+        heads(32, 32, 128, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)}) {
+    l = route(a);
+    const FusedOccupancy o = h200_fp8(a.style);
+    const std::int64_t per_sm = o.strided[l.roles];
+    EXPECT_EQ(l.kernel, FusedKernel::strided) << a.rot_dim;
+    EXPECT_GT(l.ctas, 15 * 132 * per_sm) << a.rot_dim;
+    EXPECT_LE(l.ctas, 16 * 132 * per_sm) << a.rot_dim;
+  }
   EXPECT_EQ(route(mla(128, 64, 16384, CacheDType::fp8_e4m3)).kernel, FusedKernel::strided);
   // Gpt-j row-major GQA launches with q rows of >= 3200 elements: the strided grid at every
   // prefill size; MHA and shorter q rows keep the flat one.
@@ -116,7 +158,7 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   RopeKvArgs mla16 = mla(16, 64, 16384, CacheDType::fp8_e4m3);  // 16 x 192 = 3072 < 3200
   mla16.style = RopeStyle::gptj;
   EXPECT_EQ(route(mla16).kernel, FusedKernel::flat);
-  EXPECT_EQ(route(heads(32, 32, 128, 128, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
+  EXPECT_EQ(route(heads(32, 32, 128, 128, 16384, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat);
   EXPECT_EQ(route(heads(8, 1, 64, 64, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat);
@@ -146,6 +188,30 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   EXPECT_TRUE(l.roles);
   EXPECT_EQ(l.plan.v_units, make_fused_plan(heads(32, 32, 128, 64, 1), 8).v_units / 2);
   EXPECT_GT(l.ctas, 15 * 132 * 9);  // 276 units a thread of one wave: 16 waves
+}
+
+TEST(FusedLaunch, RowsThatStraddleLinesAreLongFromAHundredUnits) {
+  // The gpt-j strided kernel's own occupancy on the H200 (16 CTAs a SM): at 65k tokens 40x8x80's
+  // 560 units a token give a thread of one wave 136 units, 28x4x128's 576 give 139. Only the
+  // former's 160-byte rows straddle 128-byte lines: 16 waves; the latter keeps one.
+  FusedOccupancy o = h200();
+  o.strided[0] = o.wide[0] = 16;
+  for (CacheDType cache : {CacheDType::auto_, CacheDType::fp8_e4m3}) {
+    FusedLaunch l = route(heads(40, 8, 80, 80, 65536, RopeStyle::gptj, cache), o);
+    ASSERT_EQ(l.kernel, FusedKernel::strided);
+    const std::int64_t one_wave =
+        strided_grid_ctas(132 * 16, l.plan.units_per_token, kFusedThreads);
+    EXPECT_LT(l.threads, one_wave * kFusedThreads * 200);
+    EXPECT_GT(l.ctas, 15 * one_wave);
+    l = route(heads(28, 4, 128, 128, 65536, RopeStyle::gptj, cache), o);
+    ASSERT_EQ(l.kernel, FusedKernel::strided);
+    EXPECT_EQ(l.ctas, strided_grid_ctas(132 * 16, l.plan.units_per_token, kFusedThreads));
+  }
+  // rot = 64: k rows mix rotation and pass-through units, still row-major for gpt-j.
+  const FusedLaunch l = route(heads(40, 8, 80, 64, 65536, RopeStyle::gptj), o);
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+  EXPECT_FALSE(l.roles);
+  EXPECT_GT(l.ctas, 15 * 132 * 15);
 }
 
 TEST(FusedLaunch, WavesNeverPassTheFlatGrid) {
