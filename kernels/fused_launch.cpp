@@ -24,7 +24,7 @@ bool fp8_strided_pays(const RopeKvArgs& a, bool roles) {
 
 // Neox fp8 launches that fp8_strided_pays admits but that are too short for the strided grid:
 // below 32 units a thread of one wave (16 in role-major order, where 28x4x128 rot = 64 at 16k
-// tokens runs 22 and gained 6.4 %; at 2048 tokens every such launch lost up to 5 %).
+// tokens runs 25 and gained 6.4 %; at 2048 tokens every such launch lost up to 5 %).
 bool fp8_neox_too_short(const RopeKvArgs& a, bool roles, std::int64_t resident,
                         std::int64_t threads) {
   return a.cache_dtype != CacheDType::auto_ && a.style == RopeStyle::neox &&
