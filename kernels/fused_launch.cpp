@@ -42,6 +42,21 @@ bool long_launch(const RopeKvArgs& a, bool roles, std::int64_t one_wave, std::in
   return one_wave > 0 && threads >= one_wave * kFusedThreads * long_units_per_thread;
 }
 
+// Fp8 flat launches whose copy units (k pass-through and v) move two chunks each: on the flat
+// grid a copy unit's chain (slot, scale, load, quotients, store) is its thread's whole life, and
+// two loads in flight a thread paid on MHA, where k and v rows are as many as q rows (32x32x128 at
+// 2048-65k tokens: full rotary 2.4-6.2 % faster, rot = 64 8.6-12.0 %; session 23, round 14), not
+// on GQA with a quarter of the units copies (40x8x80 2-5 % slower) nor on MLA (mla:16 -3 to +9 %;
+// rounds 12-13).
+// Only where the two-chunk grid passes one wave of its resident CTAs (`one_wave`): within one
+// wave the launch lasts one thread's chain, and fewer threads with more work did not shorten it
+// (gpt-j rot = 64 at 128 tokens 4-6 % slower, round 13).
+bool fp8_flat_wide_pays(const RopeKvArgs& a, const WorkPlan& p, std::int64_t wide_ctas,
+                        std::int64_t one_wave) {
+  return a.cache_dtype != CacheDType::auto_ && copies_pair_up(p) && !mla_layout(a) &&
+         a.num_kv_heads == a.num_q_heads && wide_ctas > one_wave;
+}
+
 std::int64_t ctas_for(std::int64_t threads) {
   return (threads + kFusedThreads - 1) / kFusedThreads;
 }
@@ -151,8 +166,19 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
                          rotation_window_splits_sectors(a, plan) ||
                          mla_rotation_windows_dominate(a, plan);
   if (resident <= 0 || ctas <= resident || flat_pays ||
-      fp8_neox_too_short(a, roles, resident, threads))
+      fp8_neox_too_short(a, roles, resident, threads)) {
+    if (o.flat_wide[roles] > 0 && copies_pair_up(plan)) {
+      const WorkPlan wide = make_fused_plan(a, vec, 2);
+      const RoleMajorSplit wide_split = make_role_major_split(a, wide);
+      const std::int64_t wide_threads =
+          a.num_tokens * launched_units_per_token(wide, wide_split, roles);
+      const std::int64_t wide_ctas = ctas_for(wide_threads);
+      if (fp8_flat_wide_pays(a, plan, wide_ctas, std::int64_t{o.sms} * o.flat_wide[roles]))
+        return make_launch(FusedKernel::flat_wide, roles, wide, wide_split, wide_threads,
+                           wide_ctas);
+    }
     return make_launch(FusedKernel::flat, roles, plan, split, threads, ctas);
+  }
   // Long launches run the grid of resident CTAs in 16 waves: every CTA of one wave has the same
   // work, the SMs do not move bytes equally fast, and the fast ones then sit idle while the slow
   // finish (ncu: 8-11 % of a 65k launch; the flat grid 1 %). In waves, an SM that finishes early
@@ -204,6 +230,8 @@ const char* fused_kernel_name(FusedKernel k) {
       return "prefill_half";
     case FusedKernel::wide:
       return "wide";
+    case FusedKernel::flat_wide:
+      return "flat_wide";
     case FusedKernel::strided:
       return "strided";
     case FusedKernel::flat:

@@ -21,6 +21,8 @@ enum class FusedKernel {
   decode_roles,  // the flat role-major unit kernel, segments padded to warps, decode sizes
   prefill_half,  // rope_kv_fused_half_prefill_kernel: half units beyond decode sizes
   wide,          // rope_kv_fused_wide_kernel: strided, two chunks a copy unit
+  flat_wide,     // rope_kv_fused_flat_wide_kernel: one unit a thread, two chunks a copy unit
+                 // (fp8 caches)
   strided,       // the unit kernel on a grid of the resident CTAs (16 waves of them for long
                  // launches), threads striding over units
   flat,          // the unit kernel, one unit a thread
@@ -33,7 +35,7 @@ enum class FusedKernel {
 struct FusedOccupancy {
   int sms = 0;
   int row_warp = 0, half = 0, decode_roles = 0;
-  int strided[2] = {0, 0}, wide[2] = {0, 0};
+  int strided[2] = {0, 0}, wide[2] = {0, 0}, flat_wide[2] = {0, 0};
 };
 
 // One launch: its kernel, the order of its units (role-major or not), the plan and split it
@@ -56,7 +58,8 @@ struct FusedLaunch {
 // fp8 for long launches and the shapes fused_launch.cpp's fp8_strided_pays names), the wide or
 // strided grid of resident CTAs, in 16 waves for long launches, unless the flat grid pays
 // (neox_half_rows_split_sectors, rotation_window_splits_sectors, mla_rotation_windows_dominate);
-// the flat grid otherwise.
+// the flat grid otherwise, with two chunks a copy unit for fp8 MHA (fused_launch.cpp's
+// fp8_flat_wide_pays).
 // Host only, no CUDA call: tests and tools ask it which kernel a case runs.
 FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy& o);
 

@@ -151,9 +151,9 @@ const char* check_launch_args(const RopeKvArgs& args);
 cudaError_t rope_kv_fused(const RopeKvArgs& args, cudaStream_t stream);
 
 // The launch rope_kv_fused(args) makes on the current device: its kernel ("row_warp",
-// "decode_half", "decode_roles", "prefill_half", "wide", "strided", "flat"; "none" when the call
-// has nothing to do), whether a token's units run in role-major order, and the grid. Asks the
-// runtime for the kernels' occupancy (a GPU is needed) and launches nothing. Refuses what
+// "decode_half", "decode_roles", "prefill_half", "wide", "flat_wide", "strided", "flat"; "none"
+// when the call has nothing to do), whether a token's units run in role-major order, and the grid.
+// Asks the runtime for the kernels' occupancy (a GPU is needed) and launches nothing. Refuses what
 // check_launch_args refuses (cudaErrorInvalidValue); a grid past 2^31 - 1 CTAs is
 // cudaErrorInvalidConfiguration, as in rope_kv_fused.
 struct RopeKvFusedLaunch {

@@ -11,7 +11,8 @@
 // the copy bandwidth (long launches take 16 waves of that grid: plan_fused_launch). With an fp8
 // cache the strided grid pays only for long launches and for GQA shapes with long q rows or
 // heads of up to 128 in role-major order (MHA, short rows and 2048-token launches lost:
-// fused_launch.cpp's fp8_strided_pays), so the other fp8 launches keep the flat grid. The strided
+// fused_launch.cpp's fp8_strided_pays), so the other fp8 launches keep the flat grid, MHA's with
+// two chunks a copy unit (rope_kv_fused_flat_wide_kernel, fp8_flat_wide_pays). The strided
 // grid drops a CTA or two where its stride would otherwise pin each thread to the same few units of
 // every token (strided_grid_ctas, work_plan.h). At decode sizes neox rows of rotation only take a
 // third shape with its own lane code, the row-warp layout (RowWarpPlan, work_plan.h). With fp8
@@ -400,6 +401,19 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_wide_kernel(const RopeKvAr
     fused_unit<T, C, VEC, NEOX, ROLES, 2>(a, p, split, total_units, gid);
 }
 
+// The flat unit kernel with two chunks per copy unit, for fp8 caches (fp8_flat_wide_pays,
+// fused_launch.cpp): one unit a thread, and a copy unit's two loads in flight together. Bounded to
+// the flat kernels' occupancy (bf16 neox 48 registers with an 8-byte spill, gpt-j 32 with 24):
+// unbounded (54 / 39 registers, 9 / 12 CTAs a SM) it was 1-3 % slower on MHA (session 23).
+template <typename T, CacheDType C, int VEC, bool NEOX, bool ROLES>
+__global__ void __launch_bounds__(kFusedThreads, NEOX ? 10 : 16)
+    rope_kv_fused_flat_wide_kernel(const RopeKvArgs a, const WorkPlan p,
+                                   const std::int64_t total_units, const RoleMajorSplit split) {
+  allow_dependent_grid_launch();
+  const std::int64_t gid = std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x;
+  if (gid < total_units) fused_unit<T, C, VEC, NEOX, ROLES, 2>(a, p, split, total_units, gid);
+}
+
 // CTAs of `kernel` that fit on one SM at once; 0 if the runtime cannot say.
 template <typename Kernel>
 int ctas_per_sm(Kernel kernel) {
@@ -440,6 +454,9 @@ FusedOccupancy fused_occupancy() {
     if constexpr (C == CacheDType::auto_) {
       o.wide[0] = strided_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N, false>);
       if constexpr (N) o.wide[1] = strided_ctas_per_sm(rope_kv_fused_wide_kernel<T, C, V, N, true>);
+    } else {
+      o.flat_wide[0] = ctas_per_sm(rope_kv_fused_flat_wide_kernel<T, C, V, N, false>);
+      o.flat_wide[1] = ctas_per_sm(rope_kv_fused_flat_wide_kernel<T, C, V, N, true>);
     }
     return o;
   }();
@@ -459,6 +476,10 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
     if (l.kernel == FusedKernel::strided)
       return launch_kernel(rope_kv_fused_kernel<T, C, V, N, true, R>, grid, kFusedThreads, stream,
                            pdl, a, l.plan, l.threads, l.split);
+    if constexpr (C != CacheDType::auto_)
+      if (l.kernel == FusedKernel::flat_wide)
+        return launch_kernel(rope_kv_fused_flat_wide_kernel<T, C, V, N, R>, grid, kFusedThreads,
+                             stream, pdl, a, l.plan, l.threads, l.split);
     if constexpr (C == CacheDType::auto_)
       if (l.kernel == FusedKernel::wide)
         return launch_kernel(rope_kv_fused_wide_kernel<T, C, V, N, R>, grid, kFusedThreads, stream,
@@ -490,6 +511,7 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
                              pdl, a, l.plan, l.threads, l.split);
       break;
     case FusedKernel::wide:
+    case FusedKernel::flat_wide:
     case FusedKernel::strided:
     case FusedKernel::flat:
       if constexpr (N || C != CacheDType::auto_)

@@ -50,13 +50,15 @@ RopeKvArgs mla(int hq, int rot, std::int64_t tokens, CacheDType cache = CacheDTy
 }
 
 // With an fp8 cache the strided kernels' own occupancy: gpt-j 16 CTAs a SM, neox 9 (10 in
-// role-major order, which gpt-j never takes there), and no wide kernel. Routes near a threshold
-// (16x2x256 rot = 128 at 65k tokens: 99 units a thread of one wave, long from 100) depend on it.
+// role-major order, which gpt-j never takes there), no wide kernel, and the flat two-chunk kernel
+// bounded to the flat kernels' 16 / 10. Routes near a threshold (16x2x256 rot = 128 at 65k tokens:
+// 99 units a thread of one wave, long from 100) depend on it.
 FusedOccupancy h200_fp8(RopeStyle style) {
   FusedOccupancy o = h200();
   o.strided[0] = style == RopeStyle::gptj ? 16 : 9;
   o.strided[1] = style == RopeStyle::gptj ? 0 : 10;
   o.wide[0] = o.wide[1] = 0;
+  o.flat_wide[0] = o.flat_wide[1] = style == RopeStyle::gptj ? 16 : 10;
   return o;
 }
 
@@ -101,7 +103,8 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   // ... not where q has many (28 x 4 = 112): the role-major unit kernels, on the strided grid for
   // GQA heads of up to 128 from 16 units a thread of one wave (65k: 99, one wave; 16k: 25), flat
   // below that (2048: 3) and for wider heads (16x2x256 rot = 128) or MHA short of the long
-  // launches (32x32x128 rot = 64 at 16k: 99 units, not 100).
+  // launches (32x32x128 rot = 64 at 16k: 99 units, not 100; MHA's flat launches move two chunks
+  // a copy unit, Fp8MhaLaunchesOnTheFlatGridMoveTwoChunksACopyUnit).
   l = route(heads(28, 4, 128, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::strided);
   EXPECT_TRUE(l.roles);
@@ -117,7 +120,7 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   EXPECT_EQ(l.kernel, FusedKernel::flat);
   EXPECT_TRUE(l.roles);
   EXPECT_EQ(route(heads(32, 32, 128, 64, 16384, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
-            FusedKernel::flat);
+            FusedKernel::flat_wide);
   // Fp8 neox row-major GQA launches with q rows of >= 4096 elements: the strided grid where a
   // thread of one wave runs >= 32 units (16k: 48), the flat one below (2048: 6) and for shorter q
   // rows (28 x 128 = 3584).
@@ -130,7 +133,7 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   EXPECT_EQ(route(heads(28, 4, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat);
   EXPECT_EQ(route(heads(32, 32, 128, 128, 16384, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
-            FusedKernel::flat);
+            FusedKernel::flat_wide);
   // Long launches take the strided grid in 16 waves whatever the shape: MHA at 65k (>= 200 units
   // a thread of one wave), role-major from 100 (32x32x128 rot = 64: 397 units).
   for (const RopeKvArgs& a :
@@ -159,7 +162,7 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   mla16.style = RopeStyle::gptj;
   EXPECT_EQ(route(mla16).kernel, FusedKernel::flat);
   EXPECT_EQ(route(heads(32, 32, 128, 128, 16384, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
-            FusedKernel::flat);
+            FusedKernel::flat_wide);  // MHA: two chunks a copy unit (below)
   EXPECT_EQ(route(heads(8, 1, 64, 64, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat);
   // 16-bit caches: the strided grid of the resident CTAs, role-major where rows mix roles; at
@@ -188,6 +191,68 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   EXPECT_TRUE(l.roles);
   EXPECT_EQ(l.plan.v_units, make_fused_plan(heads(32, 32, 128, 64, 1), 8).v_units / 2);
   EXPECT_GT(l.ctas, 15 * 132 * 9);  // 276 units a thread of one wave: 16 waves
+}
+
+TEST(FusedLaunch, Fp8MhaLaunchesOnTheFlatGridMoveTwoChunksACopyUnit) {
+  // MHA (kv heads = q heads) with an fp8 cache, wherever the flat grid is taken: the two-chunk
+  // plan (half the v units), one unit a thread, in either unit order.
+  for (RopeStyle style : {RopeStyle::neox, RopeStyle::gptj}) {
+    for (int rot : {128, 64}) {
+      for (std::int64_t n : {std::int64_t{2048}, std::int64_t{16384}}) {
+        const RopeKvArgs a = heads(32, 32, 128, rot, n, style, CacheDType::fp8_e4m3);
+        const FusedLaunch l = route(a);
+        const WorkPlan one_chunk = make_fused_plan(a, 8);
+        EXPECT_EQ(l.kernel, FusedKernel::flat_wide) << rot << " " << n;
+        EXPECT_EQ(l.roles, rot == 64) << rot << " " << n;
+        EXPECT_EQ(l.plan.v_units, one_chunk.v_units / 2);
+        EXPECT_EQ(l.plan.k_pass, one_chunk.k_pass / 2);
+        const std::int64_t units = l.split.padded_units_per_token > 0
+                                       ? l.split.padded_units_per_token
+                                       : l.plan.units_per_token;
+        EXPECT_EQ(l.threads, n * units);
+        EXPECT_EQ(l.ctas, (l.threads + kFusedThreads - 1) / kFusedThreads);
+        EXPECT_LT(l.threads, n * one_chunk.units_per_token);
+      }
+    }
+  }
+  // Only where the two-chunk grid passes one wave of its resident CTAs: not at decode sizes that
+  // reach the flat grid (gpt-j full rotary: no row mixes roles; rot = 64 at 128 tokens: 896
+  // two-chunk CTAs against 16 x 132), nor one CTA short of a wave.
+  for (std::int64_t n : {1, 8, 128}) {
+    for (int rot : {128, 64}) {
+      const FusedKernel k =
+          route(heads(32, 32, 128, rot, n, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel;
+      EXPECT_NE(k, FusedKernel::flat_wide) << n << " " << rot;
+      if (n == 128) {  // at N = 1 and 8, rot = 64 takes whole warps a role (decode_roles)
+        EXPECT_EQ(k, FusedKernel::flat) << rot;
+      }
+    }
+  }
+  EXPECT_EQ(route(heads(32, 32, 128, 64, 128, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::flat);
+  FusedOccupancy edge = h200_fp8(RopeStyle::neox);
+  const FusedLaunch at_2048 =
+      route(heads(32, 32, 128, 128, 2048, RopeStyle::neox, CacheDType::fp8_e4m3), edge);
+  ASSERT_EQ(at_2048.kernel, FusedKernel::flat_wide);
+  edge.flat_wide[0] = static_cast<int>(at_2048.ctas / edge.sms) + 1;  // one wave holds them all
+  EXPECT_EQ(
+      route(heads(32, 32, 128, 128, 2048, RopeStyle::neox, CacheDType::fp8_e4m3), edge).kernel,
+      FusedKernel::flat);
+  // Long launches keep the strided grid; GQA and MLA keep the one-chunk flat kernel (40x8x80's
+  // 25 % copies and mla:16 lost with two chunks); 16-bit caches never take it.
+  EXPECT_EQ(route(heads(32, 32, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::strided);
+  EXPECT_EQ(route(heads(40, 8, 80, 80, 16384, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::flat);
+  EXPECT_EQ(route(mla(16, 64, 16384, CacheDType::fp8_e4m3)).kernel, FusedKernel::flat);
+  EXPECT_NE(route(heads(32, 32, 128, 128, 16384)).kernel, FusedKernel::flat_wide);
+  EXPECT_NE(route(heads(32, 32, 128, 128, 1, RopeStyle::gptj)).kernel, FusedKernel::flat_wide);
+  // Where the instantiation reports no occupancy, the one-chunk flat kernel.
+  FusedOccupancy none = h200_fp8(RopeStyle::neox);
+  none.flat_wide[0] = none.flat_wide[1] = 0;
+  EXPECT_EQ(
+      route(heads(32, 32, 128, 128, 16384, RopeStyle::neox, CacheDType::fp8_e4m3), none).kernel,
+      FusedKernel::flat);
 }
 
 TEST(FusedLaunch, RowsThatStraddleLinesAreLongFromAHundredUnits) {
@@ -285,10 +350,10 @@ TEST(FusedLaunch, TheQueryRefusesWhatTheLauncherRefuses) {
 }
 
 TEST(FusedLaunch, EveryKernelHasADistinctName) {
-  const FusedKernel all[] = {FusedKernel::too_large,    FusedKernel::row_warp,
-                             FusedKernel::decode_half,  FusedKernel::decode_roles,
-                             FusedKernel::prefill_half, FusedKernel::wide,
-                             FusedKernel::strided,      FusedKernel::flat};
+  const FusedKernel all[] = {
+      FusedKernel::too_large,    FusedKernel::row_warp,     FusedKernel::decode_half,
+      FusedKernel::decode_roles, FusedKernel::prefill_half, FusedKernel::wide,
+      FusedKernel::flat_wide,    FusedKernel::strided,      FusedKernel::flat};
   for (FusedKernel a : all) {
     for (FusedKernel b : all) {
       if (a != b) {

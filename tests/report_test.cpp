@@ -131,9 +131,9 @@ TEST(ReportJson, RoundTripKeepsEveryField) {
 // Every kernel a bench can record reads back; any other name is refused with its key path.
 TEST(ReportJson, FusedLaunchNamesAKernelOfTheLibrary) {
   Report r = full_report();
-  for (FusedKernel k :
-       {FusedKernel::row_warp, FusedKernel::decode_half, FusedKernel::decode_roles,
-        FusedKernel::prefill_half, FusedKernel::wide, FusedKernel::strided, FusedKernel::flat}) {
+  for (FusedKernel k : {FusedKernel::row_warp, FusedKernel::decode_half, FusedKernel::decode_roles,
+                        FusedKernel::prefill_half, FusedKernel::wide, FusedKernel::flat_wide,
+                        FusedKernel::strided, FusedKernel::flat}) {
     r.cases[0].fused_launch->kernel = fused_kernel_name(k);
     const Report back = json::parse(json(r).dump()).get<Report>();
     EXPECT_EQ(back.cases[0].fused_launch->kernel, fused_kernel_name(k));

@@ -39,7 +39,8 @@ using BufferAddresses = std::vector<std::pair<std::string, std::uint64_t>>;
 // The fused launch a case ran (rope_kv_fused_launch, kernels/rope_kv.h): which kernel, in which
 // unit order, on how many CTAs. Tells an A/B which cases a change moved.
 struct FusedLaunchRecord {
-  std::string kernel;  // "row_warp", "decode_half", "decode_roles", "prefill_half", "wide", ...
+  std::string kernel;  // "row_warp", "decode_half", "decode_roles", "prefill_half", "wide",
+                       // "flat_wide", ...
   bool role_major = false;
   std::int64_t ctas = 0, threads = 0;
 };

@@ -203,14 +203,15 @@ CaseResult read_case(const JsonField& j) {
   if (auto launch = j.find("fused_launch")) {
     FusedLaunchRecord l;
     // The names docs/report-schema.json lists (fused_kernel_name, kernels/fused_launch.cpp).
-    static const char* const kKernels[] = {
-        "row_warp", "decode_half", "decode_roles", "prefill_half", "wide", "strided", "flat"};
+    static const char* const kKernels[] = {"row_warp",     "decode_half", "decode_roles",
+                                           "prefill_half", "wide",        "flat_wide",
+                                           "strided",      "flat"};
     const JsonField kernel = launch->at("kernel");
     l.kernel = kernel.as_string();
     if (std::find(std::begin(kKernels), std::end(kKernels), l.kernel) == std::end(kKernels))
       kernel.fail(
           "expected a fused kernel's name (row_warp, decode_half, decode_roles, "
-          "prefill_half, wide, strided, flat), got " +
+          "prefill_half, wide, flat_wide, strided, flat), got " +
           quote(l.kernel));
     l.role_major = launch->at("role_major").as_bool();
     l.ctas = launch->at("ctas").as_int(1);
