@@ -18,7 +18,9 @@
 #             with the rule's decision files (judged on exp-NAME/subset.txt, or with
 #             AB_SUBSET=moved on the cases whose launch moved); ab-decisions.txt: "NAME fused
 #             EXIT pair EXIT". AB_CASES=FILE (one case id a line) runs exactly those cases
-#             instead, with never-slower.json's timing, as one config named "cases"
+#             instead, with never-slower.json's timing, as one config named "cases". AB_ROUNDS=2
+#             runs base, experiments, base, experiments (no third base run) and judges each
+#             experiment on both of its runs (NAME-CFG.json and NAME-CFG-r2.json)
 #   adopted   after `ab` in the same call: adopted.txt (the first experiment that both rules
 #             adopt, or "none": those AB_PREFER names, in its order, then the rest by name), and
 #             that build's validate-full-matrix.json and sanitizer.log (ADOPTED_STEPS: the steps
@@ -188,17 +190,31 @@ step_ab() {
     echo "device_run: AB_CASES '$AB_CASES' is not a file of case ids"
     return 4
   fi
+  local rounds=${AB_ROUNDS:-1}
+  if [[ $rounds != 1 && $rounds != 2 ]]; then
+    echo "device_run: AB_ROUNDS '$rounds' is not 1 or 2"
+    return 4
+  fi
   mkdir -p "$scratch/ab"
-  local again=$bin
-  [[ ${AB_BASE_AGAIN:-1} == 0 ]] && again=""
-  for d in "$bin" "$bin"/exp-*/ $again; do
+  # One round: base, experiments, base again. Two: base, experiments, base, experiments, so that
+  # drift between the runs falls on base and experiments alike (the second base run is the
+  # base-again one, and each experiment is judged on both of its runs).
+  local order=("$bin" "$bin"/exp-*/)
+  if ((rounds == 2)); then
+    order+=("$bin" "$bin"/exp-*/)
+  elif [[ ${AB_BASE_AGAIN:-1} != 0 ]]; then
+    order+=("$bin")
+  fi
+  for d in "${order[@]}"; do
     [[ -x $d/rope-kv-bench ]] || continue
     name=$(basename "$d")
     [[ $d == "$bin" ]] && name=base
     for cfg in $(ab_configs); do
-      # The base build runs first and last: the second run is base-CFG-again, not an overwrite.
+      # A build's second run is NAME-CFG-r2 (the base's base-CFG-again), not an overwrite.
       suffix=""
-      [[ $name == base && -e $scratch/ab/base-$cfg.json ]] && suffix=-again
+      if [[ -e $scratch/ab/$name-$cfg.json ]]; then
+        [[ $name == base ]] && suffix=-again || suffix=-r2
+      fi
       chmod +x "$d/rope-kv-bench"
       ab_run_args "$cfg"
       timeout -s INT -k 30 "$limit" "$d/rope-kv-bench" bench "${ab_args[@]}" \
@@ -243,9 +259,10 @@ ab_decide() {
       base+=${base:+,}$scratch/ab/base-$cfg.json
       again+=${again:+,}$scratch/ab/base-$cfg-again.json
       exp+=${exp:+,}$scratch/ab/$name-$cfg.json
+      [[ ${AB_ROUNDS:-1} == 2 ]] && exp+=,$scratch/ab/$name-$cfg-r2.json
     done
     local bases=(--base "$base")
-    [[ ${AB_BASE_AGAIN:-1} == 0 ]] || bases+=(--base "$again")
+    [[ ${AB_BASE_AGAIN:-1} == 0 && ${AB_ROUNDS:-1} == 1 ]] || bases+=(--base "$again")
     subset=()
     if [[ -f $d/subset.txt ]]; then
       subset=(--subset "$d/subset.txt")

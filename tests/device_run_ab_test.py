@@ -6,7 +6,8 @@ experiment with the A/B rule in the same call: its subset file, the fused and th
 in ab-decisions.txt and the decision files inside ab.tar.gz. The `adopted` step after it must
 name the adopted experiment and validate that build alone (AB_PREFER's first adopted name where
 given); a build whose verdict is "confirm first" is adopted only when the five-pass re-run of its
-marked cases (exp / base / exp) holds; without ab's decisions it refuses. scripts/ab_call.sh, the
+marked cases (exp / base / exp) holds; without ab's decisions it refuses. AB_ROUNDS=2 runs base
+and experiments twice, interleaved, and judges each experiment on both of its runs. scripts/ab_call.sh, the
 device call around both, packs what they wrote and refuses bad arguments in one line."""
 import json
 import os
@@ -29,6 +30,14 @@ import json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 factor = float(open(os.path.join(here, "factor")).read())
 args = sys.argv[1:]
+# A build's second A/B run may have a factor of its own ("factor_again"), and every bench run
+# can be logged in order ($RKV_TEST_ORDER: the build's folder name a line).
+if (args[0] == "bench" and os.path.exists(os.path.join(here, "factor_again"))
+        and os.path.exists(os.path.join(here, "calls"))):
+    factor = float(open(os.path.join(here, "factor_again")).read())
+if args[0] == "bench" and os.environ.get("RKV_TEST_ORDER"):
+    with open(os.environ["RKV_TEST_ORDER"], "a") as f:
+        f.write(os.path.basename(here) + "\\n")
 confirming = "--passes" in args  # the adopted step's confirmation re-run
 assert args[0] in ("bench", "validate") and ("--config" in args or confirming), args
 # Cases of a factor of their own: "slow" (in the A/B) and "confirm" (in the re-run), if present.
@@ -256,6 +265,43 @@ with open(os.path.join(missing_out, "steps.txt")) as f:
 check("is not a file of case ids" in p.stdout, f"AB_CASES missing says why: {p.stdout[-300:]}")
 with open(os.path.join(cases_dir, "calls")) as f:
     check(len(f.read().splitlines()) == 2, "nothing ran for a missing AB_CASES file")
+
+# AB_ROUNDS=2: base, experiment, base, experiment (no third base run), each experiment judged on
+# both of its runs joined: a build 8-12 % faster in its first run and 0-2 % in its second is
+# judged on their geometric mean, not on either run. AB_ROUNDS=3 is refused in one line, exit 4.
+rounds_dir = os.path.join(tmp, "rounds")
+build(rounds_dir, 1.0)
+first, second = rng.uniform(0.88, 0.92), rng.uniform(0.98, 1.0)
+build(os.path.join(rounds_dir, "exp-twice"), first)
+with open(os.path.join(rounds_dir, "exp-twice", "factor_again"), "w") as f:
+    f.write(repr(second))
+order_file = os.path.join(tmp, "rounds-order.txt")
+rounds_out = os.path.join(tmp, "rounds-out")
+p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "ab"],
+                   env=dict(env, OUT=rounds_out, BIN=rounds_dir, AB_CASES=cases_file,
+                            AB_ROUNDS="2", RKV_TEST_ORDER=order_file),
+                   capture_output=True, text=True, timeout=300)
+check(p.returncode == 0, f"AB_ROUNDS=2 ab exit {p.returncode}: {p.stdout[-600:]}")
+with open(order_file) as f:
+    order = f.read().split()
+check(order == ["rounds", "exp-twice", "rounds", "exp-twice"],
+      f"AB_ROUNDS=2 runs base, experiment, base, experiment: {order}")
+with tarfile.open(os.path.join(rounds_out, "ab.tar.gz")) as t:
+    names = set(t.getnames())
+    for want in ("ab/base-cases.json", "ab/base-cases-again.json", "ab/exp-twice-cases.json",
+                 "ab/exp-twice-cases-r2.json"):
+        check(want in names, f"{want} in ab.tar.gz: {sorted(names)}")
+    text = t.extractfile("ab/decision-exp-twice.txt").read().decode()
+joined = 100 * (1 - (first * second) ** 0.5)
+check(f"judged geometric mean: {joined:.2f} % faster" in text,
+      f"AB_ROUNDS=2 judges both runs joined ({joined:.2f} %): {text[-300:]}")
+bad_out = os.path.join(tmp, "rounds-bad")
+p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "ab"],
+                   env=dict(env, OUT=bad_out, BIN=rounds_dir, AB_CASES=cases_file, AB_ROUNDS="3"),
+                   capture_output=True, text=True, timeout=60)
+with open(os.path.join(bad_out, "steps.txt")) as f:
+    check(f.read().startswith("ab 4"), "AB_ROUNDS=3: exit 4 in steps.txt")
+check("AB_ROUNDS '3' is not 1 or 2" in p.stdout, f"AB_ROUNDS=3 says why: {p.stdout[-300:]}")
 
 # Without ab's decisions in $OUT, `adopted` refuses in one line, exit 4, and runs nothing.
 lone = os.path.join(tmp, "lone")
