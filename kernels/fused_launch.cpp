@@ -165,8 +165,13 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   const bool flat_pays = neox_half_rows_split_sectors(a, plan) ||
                          rotation_window_splits_sectors(a, plan) ||
                          mla_rotation_windows_dominate(a, plan);
+  // Fp8 MHA launches in role-major order keep the flat grid with two-chunk copies even when long
+  // (60-75 % of their units are copies; session 23, round 16).
+  const bool fp8_mha_roles_stay_flat = roles && o.flat_wide[roles] > 0 &&
+                                       a.cache_dtype != CacheDType::auto_ && !mla_layout(a) &&
+                                       a.num_kv_heads == a.num_q_heads;
   if (resident <= 0 || ctas <= resident || flat_pays ||
-      fp8_neox_too_short(a, roles, resident, threads)) {
+      fp8_neox_too_short(a, roles, resident, threads) || fp8_mha_roles_stay_flat) {
     if (o.flat_wide[roles] > 0 && copies_pair_up(plan)) {
       const WorkPlan wide = make_fused_plan(a, vec, 2);
       const RoleMajorSplit wide_split = make_role_major_split(a, wide);

@@ -135,11 +135,12 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   EXPECT_EQ(route(heads(32, 32, 128, 128, 16384, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat_wide);
   // Long launches take the strided grid in 16 waves whatever the shape: MHA at 65k (>= 200 units
-  // a thread of one wave), role-major from 100 (32x32x128 rot = 64: 397 units).
+  // a thread of one wave), role-major from 100 (32x8x128 rot = 64: 136 units); MHA in role-major
+  // order excepted (Fp8MhaLaunchesOnTheFlatGridMoveTwoChunksACopyUnit).
   for (const RopeKvArgs& a :
        {heads(32, 32, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3),
         heads(32, 32, 128, 128, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3),
-        heads(32, 32, 128, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)}) {
+        heads(32, 8, 128, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)}) {
     l = route(a);
     const FusedOccupancy o = h200_fp8(a.style);
     const std::int64_t per_sm = o.strided[l.roles];
@@ -238,8 +239,14 @@ TEST(FusedLaunch, Fp8MhaLaunchesOnTheFlatGridMoveTwoChunksACopyUnit) {
   EXPECT_EQ(
       route(heads(32, 32, 128, 128, 2048, RopeStyle::neox, CacheDType::fp8_e4m3), edge).kernel,
       FusedKernel::flat);
-  // Long launches keep the strided grid; GQA and MLA keep the one-chunk flat kernel (40x8x80's
-  // 25 % copies and mla:16 lost with two chunks); 16-bit caches never take it.
+  // Long role-major MHA launches too (rot = 64 at 65k: 5.3 % faster than in 16 waves, round 16);
+  // long row-major ones keep the strided grid; GQA and MLA keep the one-chunk flat kernel
+  // (40x8x80's 25 % copies and mla:16 lost with two chunks); 16-bit caches never take it.
+  for (RopeStyle style : {RopeStyle::neox, RopeStyle::gptj}) {
+    const FusedLaunch l = route(heads(32, 32, 128, 64, 65536, style, CacheDType::fp8_e4m3));
+    EXPECT_EQ(l.kernel, FusedKernel::flat_wide);
+    EXPECT_TRUE(l.roles);
+  }
   EXPECT_EQ(route(heads(32, 32, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::strided);
   EXPECT_EQ(route(heads(40, 8, 80, 80, 16384, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
