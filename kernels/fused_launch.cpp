@@ -42,6 +42,11 @@ bool long_launch(const RopeKvArgs& a, bool roles, std::int64_t one_wave, std::in
   return one_wave > 0 && threads >= one_wave * kFusedThreads * long_units_per_thread;
 }
 
+// An fp8 cache on an MHA shape: as many kv heads as q heads, not MLA.
+bool fp8_mha(const RopeKvArgs& a) {
+  return a.cache_dtype != CacheDType::auto_ && !mla_layout(a) && a.num_kv_heads == a.num_q_heads;
+}
+
 // Fp8 flat launches whose copy units (k pass-through and v) move two chunks each: on the flat
 // grid a copy unit's chain (slot, scale, load, quotients, store) is its thread's whole life, and
 // two loads in flight a thread paid on MHA, where k and v rows are as many as q rows (32x32x128 at
@@ -53,8 +58,7 @@ bool long_launch(const RopeKvArgs& a, bool roles, std::int64_t one_wave, std::in
 // (gpt-j rot = 64 at 128 tokens 4-6 % slower, round 13).
 bool fp8_flat_wide_pays(const RopeKvArgs& a, const WorkPlan& p, std::int64_t wide_ctas,
                         std::int64_t one_wave) {
-  return a.cache_dtype != CacheDType::auto_ && copies_pair_up(p) && !mla_layout(a) &&
-         a.num_kv_heads == a.num_q_heads && wide_ctas > one_wave;
+  return fp8_mha(a) && copies_pair_up(p) && wide_ctas > one_wave;
 }
 
 std::int64_t ctas_for(std::int64_t threads) {
@@ -167,9 +171,7 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
                          mla_rotation_windows_dominate(a, plan);
   // Fp8 MHA launches in role-major order keep the flat grid with two-chunk copies even when long
   // (60-75 % of their units are copies; session 23, round 16).
-  const bool fp8_mha_roles_stay_flat = roles && o.flat_wide[roles] > 0 &&
-                                       a.cache_dtype != CacheDType::auto_ && !mla_layout(a) &&
-                                       a.num_kv_heads == a.num_q_heads;
+  const bool fp8_mha_roles_stay_flat = roles && o.flat_wide[roles] > 0 && fp8_mha(a);
   if (resident <= 0 || ctas <= resident || flat_pays ||
       fp8_neox_too_short(a, roles, resident, threads) || fp8_mha_roles_stay_flat) {
     if (o.flat_wide[roles] > 0 && copies_pair_up(plan)) {
