@@ -6,7 +6,7 @@
 # Reports: kernel v1 (experiments/v1-*), v4 (experiments/v4-*), v5 (experiments/v5-*, once the
 # v5 reports move there), this wave's (house/, wave2/) and every report directly in results/h200/ (the current kernel, and
 # whatever is added there later). Files that are not rope-kv-bench reports (gbench.json,
-# gtest.json) are left out. Reports are added in name order, so the dump is reproducible; the
+# gtest.json.gz) are left out. Reports are added in name order, so the dump is reproducible; the
 # dashboard is made from the dump re-imported, so what is committed is what the dump holds.
 # Usage: scripts/make_history.sh [BUILD_DIR]     (default build/)
 set -euo pipefail
@@ -25,11 +25,15 @@ trap 'rm -rf "$tmp" "${unpacked[@]}"' EXIT
 # runs (the stride-resonance fix), wave6's three (the input refresh); the validate-only matrices, the 864-case never-slower surveys
 # and wave4 (an experiment build whose revision was lost) stay out (size: a trend page, not an
 # archive).
+# A `*.json*` pattern takes a report whether it is plain or gzipped (decode.json.gz, prefill.json.gz,
+# gtest.json.gz, wave2's runs 2 and 3 and wave3's reports were gzipped for size) in the same name
+# order; the validate-only matrix in results/h200 (validate-full-matrix.json.gz) stays out.
 for f in "$out"/experiments/v1-*.json "$out"/experiments/v4-*.json "$out"/experiments/v5-*.json \
-  "$out"/*.json "$out"/house/seed-table.json "$out"/wave2/seed-table-run*.json \
-  "$out"/wave2/noise.json.gz "$out"/wave3/seed-table-fresh*.json "$out"/wave3/pdl/pdl.json \
+  "$out"/*.json* "$out"/house/seed-table.json* "$out"/wave2/seed-table-run*.json* \
+  "$out"/wave2/noise.json.gz "$out"/wave3/seed-table-fresh*.json* "$out"/wave3/pdl/pdl.json* \
   "$out"/wave5/seed-table-fresh*.json* "$out"/wave6/seed/seed-table-fresh*.json.gz; do
   [[ -f $f ]] || continue
+  [[ $f == "$out"/validate-* ]] && continue
   if [[ $f == *.gz ]]; then
     # Kept gzipped for size (a device call copies the whole tree); `history add` reads plain JSON
     # and records the path it was given, so it gets the file unpacked beside its .gz, under the

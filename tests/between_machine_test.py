@@ -5,7 +5,9 @@ allowance the binary uses (decode, mid, large; read from `compare --json`'s rule
 2.5 x sqrt(2) x the fused spread of its token class and no more than 0.5 % above it, and the
 rule's class edges must be the script's, so neither can drift from the other silently.
 
-usage: between_machine_test.py SOURCE_DIR COMPARE_BINARY
+usage: between_machine_test.py SOURCE_DIR COMPARE_BINARY UNPACKED_DIR
+  UNPACKED_DIR  where the build unpacks the reports the tree keeps gzipped (tests/CMakeLists.txt,
+                RKV_PACKED_REPORTS): the binary reads plain JSON only
 """
 import json
 import math
@@ -15,11 +17,17 @@ import sys
 import tempfile
 import unittest
 
-SOURCE_DIR, BINARY = sys.argv[1], sys.argv[2]
+SOURCE_DIR, BINARY, UNPACKED_DIR = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, os.path.join(SOURCE_DIR, "scripts"))
 import between_machine  # noqa: E402
 
 WAVE2 = "results/h200/wave2/seed-table-run{}.json"
+
+
+def committed(rel):
+    """The committed report REL, or its copy the build unpacked where the tree keeps REL.gz."""
+    path = os.path.join(SOURCE_DIR, rel)
+    return path if os.path.exists(path) else os.path.join(UNPACKED_DIR, rel)
 
 
 def synthetic(fused_us, speedups, tokens=1):
@@ -96,8 +104,8 @@ class CommittedReports(unittest.TestCase):
             with open(out) as f:
                 cls.spread = json.load(f)
             verdict = os.path.join(d, "verdict.json")
-            run = subprocess.run([BINARY, "compare", os.path.join(SOURCE_DIR, WAVE2.format(1)),
-                                  os.path.join(SOURCE_DIR, WAVE2.format(2)), "--json", verdict],
+            run = subprocess.run([BINARY, "compare", committed(WAVE2.format(1)),
+                                  committed(WAVE2.format(2)), "--json", verdict],
                                  capture_output=True, text=True)
             assert run.returncode == 0, run.stdout + run.stderr
             with open(verdict) as f:

@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <set>
 
 #include "gate/compare.h"
 #include "gate_doctor.h"
@@ -98,20 +99,24 @@ void tally(Report base, Report cur, Gpus gpus, bool allow_missing,
     if (!c.gates.empty()) count(c, tokens_of(base, c));
 }
 
+// The plain reports under results/h200 and those the build unpacked from the tree's .json.gz
+// (tests/CMakeLists.txt, RKV_PACKED_REPORTS), by their path under results/h200.
 std::vector<std::string> committed_bench_reports() {
-  std::vector<std::string> out;
-  const std::string root = testing::committed("");
-  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
-    if (e.path().extension() != ".json") continue;
-    const std::string rel = std::filesystem::relative(e.path(), root).string();
-    try {
-      if (committed_report(rel).command == "bench") out.push_back(rel);
-    } catch (const ReportFormatError&) {
-      // gbench.json, gtest.json: not reports
+  std::set<std::string> out;
+  for (const std::string& root : {std::string(RKV_SOURCE_DIR) + "/results/h200",
+                                  std::string(RKV_UNPACKED_DIR) + "/results/h200"}) {
+    if (!std::filesystem::is_directory(root)) continue;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+      if (e.path().extension() != ".json") continue;
+      const std::string rel = std::filesystem::relative(e.path(), root).string();
+      try {
+        if (committed_report(rel).command == "bench") out.insert(rel);
+      } catch (const ReportFormatError&) {
+        // gbench.json, gtest.json: not reports
+      }
     }
   }
-  std::sort(out.begin(), out.end());
-  return out;
+  return {out.begin(), out.end()};
 }
 
 int run() {
