@@ -4,23 +4,15 @@
 // speedup follows from the scaled times.
 #pragma once
 
-#include <filesystem>
 #include <map>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 
+#include "committed_reports.h"
 #include "report/report.h"
 
 namespace rkv::testing {
-
-// A committed report under results/h200, or its copy unpacked by the build where the tree keeps
-// it as RELATIVE.gz (tests/CMakeLists.txt, RKV_PACKED_REPORTS).
-inline std::string committed(const std::string& relative) {
-  const std::string in_tree = std::string(RKV_SOURCE_DIR) + "/results/h200/" + relative;
-  if (std::filesystem::exists(in_tree)) return in_tree;
-  return std::string(RKV_UNPACKED_DIR) + "/results/h200/" + relative;
-}
 
 // Each committed report read once per process.
 inline const Report& committed_report(const std::string& relative) {

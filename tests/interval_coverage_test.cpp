@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "committed_reports.h"
 #include "report/report.h"
 #include "run/bench_report.h"
 
@@ -25,16 +25,8 @@ struct Coverage {
   std::vector<std::string> missed;  // ids of the cases that are not `mutual`
 };
 
-// A committed report, or its copy unpacked by the build where the tree keeps it as REL.gz
-// (tests/CMakeLists.txt, RKV_PACKED_REPORTS).
-std::string path(const std::string& rel) {
-  const std::string committed = std::string(RKV_SOURCE_DIR) + "/results/h200/" + rel;
-  if (std::filesystem::exists(committed)) return committed;
-  return std::string(RKV_UNPACKED_DIR) + "/results/h200/" + rel;
-}
-
 Coverage check_pair(const std::string& a_rel, const std::string& b_rel) {
-  Report a = read_report(path(a_rel)), b = read_report(path(b_rel));
+  Report a = read_report(testing::committed(a_rel)), b = read_report(testing::committed(b_rel));
   set_speedup_intervals(a.cases);
   set_speedup_intervals(b.cases);
   std::map<std::string, const CaseResult*> in_b;
