@@ -103,8 +103,7 @@ void tally(Report base, Report cur, Gpus gpus, bool allow_missing,
 // (tests/CMakeLists.txt, RKV_PACKED_REPORTS), by their path under results/h200.
 std::vector<std::string> committed_bench_reports() {
   std::set<std::string> out;
-  for (const std::string& root : {std::string(RKV_SOURCE_DIR) + "/results/h200",
-                                  std::string(RKV_UNPACKED_DIR) + "/results/h200"}) {
+  for (const std::string& root : testing::committed_roots("results/h200")) {
     if (!std::filesystem::is_directory(root)) continue;
     for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
       if (e.path().extension() != ".json") continue;

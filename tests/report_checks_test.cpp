@@ -7,6 +7,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "committed_reports.h"
 #include "report/report.h"
 #include "report_fixture.h"
 
@@ -117,8 +118,7 @@ TEST(ReportChecks, ReportLevelFieldsAreChecked) {
 TEST(ReportChecks, EveryCommittedReportReads) {
   namespace fs = std::filesystem;
   int reports = 0;
-  for (const std::string& root :
-       {std::string(RKV_SOURCE_DIR) + "/results", std::string(RKV_UNPACKED_DIR) + "/results"}) {
+  for (const std::string& root : testing::committed_roots("results")) {
     for (const auto& e : fs::recursive_directory_iterator(root)) {
       if (!e.is_regular_file() || e.path().extension() != ".json") continue;
       std::ifstream f(e.path());
