@@ -1,5 +1,7 @@
 #include "fused_launch.h"
 
+#include "row_warp_params.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -113,7 +115,7 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   if (row_warp_layout(a, plan)) {
     const RowWarpPlan rows = make_row_warp_plan(a, plan);
     const std::int64_t lanes = a.num_tokens * rows.lanes_per_token;
-    if (ctas_for(lanes) <= half_a_wave(o, o.row_warp)) {
+    if (ctas_for(lanes) <= half_a_wave(o, o.row_warp) && row_warp_params_fit(a, rows)) {
       l = make_launch(FusedKernel::row_warp, false, plan, RoleMajorSplit{}, lanes, ctas_for(lanes));
       l.rows = rows;
       return l;

@@ -15,9 +15,10 @@
 // two chunks a copy unit (rope_kv_fused_flat_wide_kernel, fp8_flat_wide_pays). The strided
 // grid drops a CTA or two where its stride would otherwise pin each thread to the same few units of
 // every token (strided_grid_ctas, work_plan.h). At decode sizes neox rows of rotation only take a
-// third shape with its own lane code, the row-warp layout (RowWarpPlan, work_plan.h). With fp8
-// caches, neox role-major launches at decode sizes, and beyond them where a token has few q
-// rotation units, take neox units of half a chunk in a kernel of their own
+// third shape with its own lane code and its own compact parameters, the row-warp layout
+// (RowWarpPlan, work_plan.h; row_warp_params.h). With fp8 caches, neox role-major launches at
+// decode sizes, and beyond them where a token has few q rotation units, take neox units of half a
+// chunk in a kernel of their own
 // (rope_kv_fused_half_kernel; beyond decode sizes bounded to 16 CTAs a SM,
 // rope_kv_fused_half_prefill_kernel). Which of these a call takes is decided in one place,
 // plan_fused_launch (fused_launch.h, host code a unit test asks); this file's launcher only turns
@@ -28,6 +29,7 @@
 #include "fused_launch.h"
 #include "rope_kv.h"
 #include "rope_kv_device.cuh"
+#include "row_warp_params.h"
 #include "work_plan.h"
 
 namespace rkv {
@@ -246,51 +248,61 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
   }
 }
 
-// The work of lane `gid` in the row-warp layout (work_plan.h, RowWarpPlan). The same order of
-// reads as fused_unit: cos/sin, slot and scale, then the wait for the previous grid, then q/k/v.
-// Every lane of a warp reaches the shuffle; idle lanes (past the warp's whole rows, or past the
-// last head) load head 0's chunk there, and store nothing.
+// The work of lane `gid` in the row-warp layout (work_plan.h, RowWarpPlan), from the parameters of
+// row_warp_params.h. The same order of reads as fused_unit: slot, cos/sin and scale, then the wait
+// for the previous grid, then q/k/v. What a lane reads before the wait depends on no other load
+// but the position: the scale is read whatever the slot, and a v lane loads its chunk before it
+// looks at the slot (a chunk it then does not store), so neither waits for the slot's round trip.
+// Every lane of a q or k warp reaches the shuffle; idle lanes (past the warp's whole rows, or past
+// the last head) load head 0's chunk there, and store nothing.
 // The layout is launched within one wave of resident CTAs only (far below 2^31 lanes), so the
 // token split is the 32-bit divider.
 template <typename T, CacheDType C, int VEC>
-__device__ __forceinline__ void row_warp_lane(const RopeKvArgs& a, const WorkPlan& p,
-                                              const RowWarpPlan& r, const std::uint32_t gid) {
+__device__ __forceinline__ void row_warp_lane(const RowWarpHead& head, const RowWarpRoles& roles,
+                                              const std::uint32_t gid) {
   using CacheT = typename CacheElem<T, C>::type;
   std::uint32_t tq, ur;
-  r.per_token.divmod(gid, tq, ur);
+  head.per_token.divmod(gid, tq, ur);
   const std::int64_t t = tq;
   const int u = static_cast<int>(ur);
   const int warp = u >> 5, lane = u & 31;
   using Slot = std::conditional_t<C == CacheDType::auto_, std::int64_t, int>;
-  const Slot slot = (a.slot_mapping != nullptr && t < a.num_cache_tokens)
-                        ? static_cast<Slot>(a.slot_mapping[t])
-                        : Slot{-1};
+  const bool cached_token = head.slot_mapping != nullptr && t < head.num_cache_tokens;
+  const Slot slot = cached_token ? static_cast<Slot>(head.slot_mapping[t]) : Slot{-1};
+  const int role = warp >= head.qk_warps ? 2 : warp >= head.q_warps ? 1 : 0;
+  const RowWarpRole& r = roles.role[role];
 
-  if (warp >= r.q_warps + r.k_warps) {  // v: one chunk a lane
-    const int vu = (warp - r.q_warps - r.k_warps) * 32 + lane;
-    const bool active = vu < a.num_kv_heads * p.v_units;
+  if (role == 2) {  // v: one chunk a lane
+    const int vu = (warp - head.qk_warps) * 32 + lane;
+    // Only cached tokens have a v row ([Tc, Hkv, Dv]).
+    const bool active = vu < r.rows && cached_token;
     std::uint32_t hv = 0, wv = 0;
-    if (active) p.per_v_row.divmod(static_cast<std::uint32_t>(vu), hv, wv);
+    if (active) r.per_row.divmod(static_cast<std::uint32_t>(vu), hv, wv);
     const int h = static_cast<int>(hv);
-    const float scale =
-        C == CacheDType::auto_ || slot < 0 || !active ? 1.f : a.v_scale[h * a.scale_head_stride];
-    wait_for_prerequisite_grid();
-    if (!active || slot < 0) return;
     const int d = static_cast<int>(wv) * VEC;
-    const T* row = static_cast<const T*>(a.value.data) + t * a.value.token_stride +
-                   std::int64_t{h} * a.value.head_stride;
-    store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.value_cache, p, slot, h, d),
-                                 load_vec<T, VEC>(row + d), scale);
+    const float scale =
+        C == CacheDType::auto_ || !active ? 1.f : r.scale[h * head.scale_head_stride];
+    wait_for_prerequisite_grid();
+    if (!active) return;
+    const Vec<T, VEC> x = load_vec<T, VEC>(static_cast<const T*>(r.src) + t * r.src_token_stride +
+                                           std::int64_t{h} * r.src_head_stride + d);
+    if (slot < 0) return;
+    std::uint32_t block, offset;
+    r.per_block.divmod(static_cast<std::uint32_t>(slot), block, offset);
+    store_cache_chunk<T, C, VEC>(static_cast<CacheT*>(r.cache) + block * r.cache_block_stride +
+                                     offset * r.cache_slot_stride +
+                                     std::int64_t{h} * r.cache_head_stride + d,
+                                 x, scale);
     return;
   }
 
-  const bool is_q = warp < r.q_warps;
   std::uint32_t row_in_warp, c;
   r.per_row.divmod(static_cast<std::uint32_t>(lane), row_in_warp, c);
-  const int h = (is_q ? warp : warp - r.q_warps) * r.rows_per_warp + static_cast<int>(row_in_warp);
-  const bool active = static_cast<int>(row_in_warp) < r.rows_per_warp &&
-                      h < (is_q ? a.num_q_heads : a.num_kv_heads);
-  const int half_chunks = r.chunks / 2;
+  const int chunks = static_cast<int>(r.per_row.divisor);
+  const int h = (role == 0 ? warp : warp - head.q_warps) * static_cast<int>(r.per_row.div(32)) +
+                static_cast<int>(row_in_warp);
+  const bool active = (static_cast<int>(row_in_warp) + 1) * chunks <= 32 && h < r.rows;
+  const int half_chunks = chunks / 2;
   const bool first_half = static_cast<int>(c) < half_chunks;
   const int pair = first_half ? static_cast<int>(c) : static_cast<int>(c) - half_chunks;
   const int d = static_cast<int>(c) * VEC;  // this lane's dim in the row
@@ -300,44 +312,43 @@ __device__ __forceinline__ void row_warp_lane(const RopeKvArgs& a, const WorkPla
   // cos/sin in the q/k dtype (row_warp_layout leaves fp32 tables to the other kernels), held as
   // loaded: half the registers of floats. Idle lanes load too, from addresses that exist (their
   // pair index is inside the row): a conditional Vec was kept in local memory for bf16.
-  const T* cs_row = static_cast<const T*>(cos_sin_row<T>(a, t));
+  const T* cs_row = static_cast<const T*>(r.cos_sin) + head.positions[t] * r.cos_sin_stride;
   const Vec<T, VEC> cos_raw = load_vec<T, VEC>(cs_row + pair * VEC);
-  const Vec<T, VEC> sin_raw = load_vec<T, VEC>(cs_row + a.rot_dim / 2 + pair * VEC);
-  const float scale = C == CacheDType::auto_ || is_q || slot < 0 || !active
+  const Vec<T, VEC> sin_raw = load_vec<T, VEC>(cs_row + half_chunks * VEC + pair * VEC);
+  const float scale = C == CacheDType::auto_ || r.scale == nullptr || !active
                           ? 1.f
-                          : a.k_scale[h * a.scale_head_stride];
-  wait_for_prerequisite_grid();
+                          : r.scale[h * head.scale_head_stride];
   const int hs = active ? h : 0;
-  const T* src = is_q ? static_cast<const T*>(a.query.data) + t * a.query.token_stride +
-                            std::int64_t{hs} * a.query.head_stride + a.q_rot_offset
-                      : static_cast<const T*>(a.key.data) + t * a.key.token_stride +
-                            std::int64_t{hs} * a.key.head_stride;
-  const Vec<T, VEC> out = rotate_row_warp_chunk<T, VEC>(load_vec<T, VEC>(src + d), partner,
-                                                        first_half, cos_raw, sin_raw);
+  const T* src = static_cast<const T*>(r.src) + t * r.src_token_stride +
+                 std::int64_t{hs} * r.src_head_stride + d;
+  wait_for_prerequisite_grid();
+  const Vec<T, VEC> rotated =
+      rotate_row_warp_chunk<T, VEC>(load_vec<T, VEC>(src), partner, first_half, cos_raw, sin_raw);
   if (!active) return;
-  if (is_q) {
-    T* dst = a.query_out.data == nullptr
-                 ? const_cast<T*>(src)
-                 : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride +
-                       std::int64_t{h} * a.query_out.head_stride + a.q_rot_offset;
-    store_vec<T, VEC>(dst + d, out);
-    return;
-  }
-  if (a.write_back_key) store_vec<T, VEC>(const_cast<T*>(src) + d, out);
-  if (slot >= 0)
-    store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.key_cache, p, slot, h, d), out, scale);
+  if (r.out != nullptr)
+    store_vec<T, VEC>(
+        static_cast<T*>(r.out) + t * r.out_token_stride + std::int64_t{h} * r.out_head_stride + d,
+        rotated);
+  if (role == 0 || slot < 0) return;
+  std::uint32_t block, offset;
+  r.per_block.divmod(static_cast<std::uint32_t>(slot), block, offset);
+  store_cache_chunk<T, C, VEC>(static_cast<CacheT*>(r.cache) + block * r.cache_block_stride +
+                                   offset * r.cache_slot_stride +
+                                   std::int64_t{h} * r.cache_head_stride + d,
+                               rotated, scale);
 }
 
 // The row-warp layout's kernel (work_plan.h, RowWarpPlan): a flat grid, launched only where it
 // fills at most half of one wave of resident CTAs (decode sizes). A launch's lanes are whole warps,
-// so the lanes of a warp run together. 16 CTAs per SM (32 registers).
+// so the lanes of a warp run together. 16 CTAs per SM (32 registers). Its parameters are the
+// compact ones of row_warp_params.h, not RopeKvArgs.
 template <typename T, CacheDType C, int VEC>
 __global__ void __launch_bounds__(kFusedThreads, 16)
-    rope_kv_fused_row_warp_kernel(const RopeKvArgs a, const WorkPlan p, const RowWarpPlan r,
-                                  const std::uint32_t total_lanes) {
+    rope_kv_fused_row_warp_kernel(const RowWarpHead head,
+                                  const __grid_constant__ RowWarpRoles roles) {
   allow_dependent_grid_launch();
   const std::uint32_t gid = blockIdx.x * kFusedThreads + threadIdx.x;
-  if (gid < total_lanes) row_warp_lane<T, C, VEC>(a, p, r, gid);
+  if (gid < head.total_lanes) row_warp_lane<T, C, VEC>(head, roles, gid);
 }
 
 template <typename T, CacheDType C, int VEC, bool NEOX, bool STRIDE, bool ROLES>
@@ -493,9 +504,13 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
     case FusedKernel::too_large:
       return cudaErrorInvalidConfiguration;
     case FusedKernel::row_warp:
-      if constexpr (N)
+      if constexpr (N) {
+        RowWarpHead head;
+        RowWarpRoles roles;
+        make_row_warp_params(a, l.plan, l.rows, l.threads, head, roles);
         return launch_kernel(rope_kv_fused_row_warp_kernel<T, C, V>, grid, kFusedThreads, stream,
-                             pdl, a, l.plan, l.rows, static_cast<std::uint32_t>(l.threads));
+                             pdl, head, roles);
+      }
       break;
     case FusedKernel::decode_half:
       if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V))
