@@ -6,7 +6,7 @@
 # into OUT_DIR/NAME and packs its files at once (OUT_DIR/NAME-ab.tar.gz: a call cut short still
 # brings the A/B back), then `device_run.sh adopted` (the adopted build's validation), and packs
 # the whole of OUT_DIR/NAME into OUT_DIR/NAME.tar.gz in place of both. device_run.sh's
-# environment passes through: AB_CONFIGS, AB_CASES, AB_ROUNDS, AB_SUBSET, AB_MIN_GAIN,
+# environment passes through: AB_CONFIGS, AB_CASES, AB_ROUNDS, AB_SUBSET, AB_MIN_GAIN, AB_JUDGE,
 # AB_BASE_AGAIN, AB_PREFER, ADOPTED_STEPS.
 # Exit 4 with one line on a bad argument; otherwise 0 (each step's exit is in NAME/steps.txt).
 set -u

@@ -21,6 +21,8 @@
 #             instead, with never-slower.json's timing, as one config named "cases". AB_ROUNDS=2
 #             runs base, experiments, base, experiments (no third base run) and judges each
 #             experiment on both of its runs (NAME-CFG.json and NAME-CFG-r2.json)
+#             AB_JUDGE=pair judges a change to the pair alone: the pair on the subset, the
+#             fused kernel left where it was (ab_decide below)
 #   adopted   after `ab` in the same call: adopted.txt (the first experiment that both rules
 #             adopt, or "none": those AB_PREFER names, in its order, then the rest by name), and
 #             that build's validate-full-matrix.json and sanitizer.log (ADOPTED_STEPS: the steps
@@ -57,7 +59,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 4
 if (($# == 0)) || [[ -z ${OUT:-} ]]; then
-  sed -n '2,54s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,/^set /s/^# \{0,1\}//p' "$0" >&2
   exit 4
 fi
 bin=${BIN:-dist}
@@ -248,7 +250,9 @@ ab_run_args() {
 # the cases whose fused launch the build moved (routing changes); AB_MIN_GAIN (default 3).
 # Writes ab/decision-NAME.txt (fused) and ab/decision-NAME-pair.txt (the pair: no case more than
 # 2 % slower, no gain asked), and prints one line an experiment: NAME fused EXIT pair EXIT, the
-# exits of ab_compare.py (0 adopt, 1 reject, 3 confirm first, 2 unreadable).
+# exits of ab_compare.py (0 adopt, 1 reject, 3 confirm first, 2 unreadable). AB_JUDGE=pair
+# swaps the roles for a change to the pair alone: the fused kernel no case more than 2 % slower
+# and no gain asked, the pair judged on the subset with AB_MIN_GAIN (default 1 there).
 ab_decide() {
   local d name cfg base again exp subset fused pair
   for d in "$bin"/exp-*/; do
@@ -269,12 +273,23 @@ ab_decide() {
     elif [[ ${AB_SUBSET:-} == moved ]]; then
       subset=(--subset moved)  # the cases whose fused launch the build moved
     fi
-    python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" "${subset[@]}" \
-      --min-gain "${AB_MIN_GAIN:-3}" >"$scratch/ab/decision-$name.txt" 2>&1
-    fused=$?
-    python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" --variant pair --no-gain-asked \
-      >"$scratch/ab/decision-$name-pair.txt" 2>&1
-    pair=$?
+    if [[ ${AB_JUDGE:-fused} == pair ]]; then
+      # A change to the pair alone (issue 12 item 5, a lever the fused kernel got): the fused
+      # kernel must not move, and the pair must gain on the judged cases (default 1 %).
+      python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" --no-gain-asked \
+        >"$scratch/ab/decision-$name.txt" 2>&1
+      fused=$?
+      python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" --variant pair "${subset[@]}" \
+        --min-gain "${AB_MIN_GAIN:-1}" >"$scratch/ab/decision-$name-pair.txt" 2>&1
+      pair=$?
+    else
+      python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" "${subset[@]}" \
+        --min-gain "${AB_MIN_GAIN:-3}" >"$scratch/ab/decision-$name.txt" 2>&1
+      fused=$?
+      python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" --variant pair --no-gain-asked \
+        >"$scratch/ab/decision-$name-pair.txt" 2>&1
+      pair=$?
+    fi
     echo "$name fused $fused pair $pair"
   done
 }

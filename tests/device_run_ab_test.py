@@ -7,7 +7,9 @@ in ab-decisions.txt and the decision files inside ab.tar.gz. The `adopted` step 
 name the adopted experiment and validate that build alone (AB_PREFER's first adopted name where
 given); a build whose verdict is "confirm first" is adopted only when the five-pass re-run of its
 marked cases (exp / base / exp) holds; without ab's decisions it refuses. AB_ROUNDS=2 runs base
-and experiments twice, interleaved, and judges each experiment on both of its runs. scripts/ab_call.sh, the
+and experiments twice, interleaved, and judges each experiment on both of its runs. AB_JUDGE=pair
+judges a change to the pair alone: the pair must gain on the subset, the fused kernel must not
+move. scripts/ab_call.sh, the
 device call around both, packs what they wrote and refuses bad arguments in one line."""
 import json
 import os
@@ -62,10 +64,13 @@ if wanted:  # the confirmation, or an A/B of AB_CASES's ids
 # on a grid of their own, every other case on the grid the base uses.
 moved_ids = set(open(os.path.join(here, "moved_ids")).read().split()) if os.path.exists(
     os.path.join(here, "moved_ids")) else set()
+pair_factor = factor_file("pair_factor")  # a change to the pair alone moves its median
 for case in report["cases"]:
     for v in case["variants"]:
         if v["variant"] == "fused":
             v["median_us"] *= slow_factor if case["id"] in slow_ids and slow_factor else factor
+        elif v["variant"] == "pair" and pair_factor:
+            v["median_us"] *= pair_factor
     if os.path.exists(os.path.join(here, "launches")):
         case["fused_launch"] = {"kernel": "strided", "role_major": False, "threads": 4096,
                                 "ctas": 32 if case["id"] in moved_ids else 16}
@@ -265,6 +270,39 @@ with open(os.path.join(missing_out, "steps.txt")) as f:
 check("is not a file of case ids" in p.stdout, f"AB_CASES missing says why: {p.stdout[-300:]}")
 with open(os.path.join(cases_dir, "calls")) as f:
     check(len(f.read().splitlines()) == 2, "nothing ran for a missing AB_CASES file")
+
+# AB_JUDGE=pair (issue 12 item 5): the pair is judged on the subset with AB_MIN_GAIN (default 1)
+# and the fused kernel with no gain asked. A pair 2-4 % faster with the fused kernel level is
+# adopted; one whose pair gains 0.3 % is not (under 1 %); one whose fused kernel got 5-8 % slower
+# is not, whatever its pair gains. Without AB_JUDGE the same builds are judged the usual way:
+# the fused kernel asked to gain, so none of them is adopted.
+judge_dir = os.path.join(tmp, "judge")
+build(judge_dir, 1.0)
+for name, fused, pair in (("exp-pairfast", 1.0, rng.uniform(0.96, 0.98)),
+                          ("exp-pairlevel", 1.0, 0.997),
+                          ("exp-pairbreaks", rng.uniform(1.05, 1.08), 0.95)):
+    build(os.path.join(judge_dir, name), fused)
+    with open(os.path.join(judge_dir, name, "pair_factor"), "w") as f:
+        f.write(repr(pair))
+    with open(os.path.join(judge_dir, name, "subset.txt"), "w") as f:
+        f.write("".join(i + "\n" for i in listed[:3]))
+for judge, want in (("pair", ["exp-pairbreaks fused 1 pair 0", "exp-pairfast fused 0 pair 0",
+                              "exp-pairlevel fused 0 pair 1"]),
+                    ("", ["exp-pairbreaks fused 1 pair 0", "exp-pairfast fused 1 pair 0",
+                          "exp-pairlevel fused 1 pair 0"])):
+    judge_out = os.path.join(tmp, f"judge-out-{judge or 'fused'}")
+    p = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "device_run.sh"), "ab"],
+                       env=dict(env, OUT=judge_out, BIN=judge_dir, AB_CASES=cases_file,
+                                AB_JUDGE=judge, AB_BASE_AGAIN="0"),
+                       capture_output=True, text=True, timeout=300)
+    check(p.returncode in (0, 1), f"AB_JUDGE={judge!r} ab exit {p.returncode}: {p.stdout[-600:]}")
+    with open(os.path.join(judge_out, "ab-decisions.txt")) as f:
+        got = sorted(f.read().splitlines())
+    check(got == want, f"AB_JUDGE={judge!r}: {got}")
+with tarfile.open(os.path.join(tmp, "judge-out-pair", "ab.tar.gz")) as t:
+    text = t.extractfile("ab/decision-exp-pairfast-pair.txt").read().decode()
+check("subset: 3 cases judged" in text and "(rule: >= 1 % faster)" in text,
+      f"AB_JUDGE=pair judges the pair on the subset, 1 %: {text[-300:]}")
 
 # AB_ROUNDS=2: base, experiment, base, experiment (no third base run), each experiment judged on
 # both of its runs joined: a build 8-12 % faster in its first run and 0-2 % in its second is
