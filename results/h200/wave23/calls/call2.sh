@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Session 26, call 2: round 21 in results/NOTES.md, the pair's compact parameters (issue 12 item
-# 5: round 20's lever in the pair's kernels). Build first, here, from the commit that holds this
-# script:
+# 5: round 20's lever in the pair's kernels). Build first, here, from HEAD (the patch applies from
+# 8215ae2 on, where tests/decode_call.h landed; dist/s26b.tar.xz, built in session 26 at 224eab8
+# with the same reference/ code, serves as well if this machine still has it):
 #   scripts/build_kernel_experiments.sh --dist dist/s26b --base \
 #     pp=results/h200/experiments/patches/pair-compact-params.patch
 #   tar -C dist -cf - s26b | xz -T2 -9 > dist/s26b.tar.xz
