@@ -7,23 +7,11 @@
 #include <cstdint>
 
 #include "fused_launch.h"
+#include "h200_occupancy.h"
 #include "work_plan.h"
 
 namespace rkv {
 namespace {
-
-// 132 SMs; row-warp kernel 16 CTAs a SM (32 registers), half-unit kernel 12 (36), role-major
-// decode kernel 10 (48), the strided and wide kernels 9 (52).
-FusedOccupancy h200() {
-  FusedOccupancy o;
-  o.sms = 132;
-  o.row_warp = 16;
-  o.half = 12;
-  o.decode_roles = 10;
-  o.strided[0] = o.strided[1] = 9;
-  o.wide[0] = o.wide[1] = 9;
-  return o;
-}
 
 RopeKvArgs heads(int hq, int hkv, int d, int rot, std::int64_t tokens,
                  RopeStyle style = RopeStyle::neox, CacheDType cache = CacheDType::auto_) {
@@ -47,19 +35,6 @@ RopeKvArgs mla(int hq, int rot, std::int64_t tokens, CacheDType cache = CacheDTy
   a.v_head_size = 512;
   a.q_rot_offset = 128;
   return a;
-}
-
-// With an fp8 cache the strided kernels' own occupancy: gpt-j 16 CTAs a SM, neox 9 (10 in
-// role-major order, which gpt-j never takes there), no wide kernel, and the flat two-chunk kernel
-// bounded to the flat kernels' 16 / 10. Routes near a threshold (16x2x256 rot = 128 at 65k tokens:
-// 99 units a thread of one wave, long from 100) depend on it.
-FusedOccupancy h200_fp8(RopeStyle style) {
-  FusedOccupancy o = h200();
-  o.strided[0] = style == RopeStyle::gptj ? 16 : 9;
-  o.strided[1] = style == RopeStyle::gptj ? 0 : 10;
-  o.wide[0] = o.wide[1] = 0;
-  o.flat_wide[0] = o.flat_wide[1] = style == RopeStyle::gptj ? 16 : 10;
-  return o;
 }
 
 FusedLaunch route(const RopeKvArgs& a) {

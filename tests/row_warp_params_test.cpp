@@ -10,6 +10,7 @@
 
 #include "decode_call.h"
 #include "fused_launch.h"
+#include "h200_occupancy.h"
 #include "row_warp_params.h"
 #include "work_plan.h"
 
@@ -151,12 +152,7 @@ TEST(RowWarpParams, HeadStridesPastInt32AndWarpCountsPastUint16LeaveTheLayout) {
   EXPECT_TRUE(row_warp_params_fit(call.a, many));
 
   // The launcher then takes another kernel for the same decode call.
-  FusedOccupancy o;
-  o.sms = 132;
-  o.row_warp = 16;
-  o.half = 12;
-  o.decode_roles = 10;
-  o.strided[0] = o.strided[1] = 9;
+  const FusedOccupancy o = h200_fp8(call.a.style);
   EXPECT_EQ(plan_fused_launch(call.a, 8, o).kernel, FusedKernel::row_warp);
   RopeKvArgs far = call.a;
   far.key.head_stride = wide;

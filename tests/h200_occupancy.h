@@ -1,0 +1,40 @@
+// The fused kernels' occupancy on an H200 (bf16, the instantiations the routes below are about),
+// for host tests of plan_fused_launch: fused_launch_test.cpp pins each shape's route on it, and the
+// parameter-block tests (row_warp_params_test.cpp) check that a call whose fields do not fit
+// leaves its route. The numbers are ptxas's registers turned into CTAs a
+// SM (128-thread CTAs); a kernel change that moves them updates them here, and the routes it moves
+// show in fused_launch_test.
+#pragma once
+
+#include "fused_launch.h"
+#include "rope_kv.h"
+
+namespace rkv {
+
+// 132 SMs; row-warp kernel 16 CTAs a SM (32 registers), half-unit kernel 12 (36), role-major
+// decode kernel 10 (48), the strided and wide kernels 9 (52).
+inline FusedOccupancy h200() {
+  FusedOccupancy o;
+  o.sms = 132;
+  o.row_warp = 16;
+  o.half = 12;
+  o.decode_roles = 10;
+  o.strided[0] = o.strided[1] = 9;
+  o.wide[0] = o.wide[1] = 9;
+  return o;
+}
+
+// With an fp8 cache the strided kernels' own occupancy: gpt-j 16 CTAs a SM, neox 9 (10 in
+// role-major order, which gpt-j never takes there), no wide kernel, and the flat two-chunk kernel
+// bounded to the flat kernels' 16 / 10. Routes near a threshold (16x2x256 rot = 128 at 65k tokens:
+// 99 units a thread of one wave, long from 100) depend on it.
+inline FusedOccupancy h200_fp8(RopeStyle style) {
+  FusedOccupancy o = h200();
+  o.strided[0] = style == RopeStyle::gptj ? 16 : 9;
+  o.strided[1] = style == RopeStyle::gptj ? 0 : 10;
+  o.wide[0] = o.wide[1] = 0;
+  o.flat_wide[0] = o.flat_wide[1] = style == RopeStyle::gptj ? 16 : 10;
+  return o;
+}
+
+}  // namespace rkv
