@@ -60,6 +60,18 @@ __device__ __forceinline__ E* plan_cache_entry(const CacheTensor& c, const WorkP
   return cache_entry_at<E>(c, block, offset, head, dim);
 }
 
+// The entry (slot, head, dim) of a compact parameter block's cache view (row_warp_params.h): the
+// block split by the view's own divider. slot >= 0 (the launcher refuses caches of 2^31 or more
+// slots).
+template <typename E, typename Role>
+__device__ __forceinline__ E* role_cache_entry(const Role& r, std::int64_t slot, int head,
+                                               int dim) {
+  std::uint32_t block, offset;
+  r.per_block.divmod(static_cast<std::uint32_t>(slot), block, offset);
+  return static_cast<E*>(r.cache) + block * r.cache_block_stride + offset * r.cache_slot_stride +
+         std::int64_t{head} * r.cache_head_stride + dim;
+}
+
 // The cos/sin row of token t.
 template <typename T>
 __device__ __forceinline__ const void* cos_sin_row(const RopeKvArgs& a, std::int64_t t) {
@@ -287,12 +299,7 @@ __device__ __forceinline__ void row_warp_lane(const RowWarpHead& head, const Row
     const Vec<T, VEC> x = load_vec<T, VEC>(static_cast<const T*>(r.src) + t * r.src_token_stride +
                                            std::int64_t{h} * r.src_head_stride + d);
     if (slot < 0) return;
-    std::uint32_t block, offset;
-    r.per_block.divmod(static_cast<std::uint32_t>(slot), block, offset);
-    store_cache_chunk<T, C, VEC>(static_cast<CacheT*>(r.cache) + block * r.cache_block_stride +
-                                     offset * r.cache_slot_stride +
-                                     std::int64_t{h} * r.cache_head_stride + d,
-                                 x, scale);
+    store_cache_chunk<T, C, VEC>(role_cache_entry<CacheT>(r, slot, h, d), x, scale);
     return;
   }
 
@@ -330,12 +337,7 @@ __device__ __forceinline__ void row_warp_lane(const RowWarpHead& head, const Row
         static_cast<T*>(r.out) + t * r.out_token_stride + std::int64_t{h} * r.out_head_stride + d,
         rotated);
   if (role == 0 || slot < 0) return;
-  std::uint32_t block, offset;
-  r.per_block.divmod(static_cast<std::uint32_t>(slot), block, offset);
-  store_cache_chunk<T, C, VEC>(static_cast<CacheT*>(r.cache) + block * r.cache_block_stride +
-                                   offset * r.cache_slot_stride +
-                                   std::int64_t{h} * r.cache_head_stride + d,
-                               rotated, scale);
+  store_cache_chunk<T, C, VEC>(role_cache_entry<CacheT>(r, slot, h, d), rotated, scale);
 }
 
 // The row-warp layout's kernel (work_plan.h, RowWarpPlan): a flat grid, launched only where it
