@@ -1,14 +1,9 @@
 #include "row_warp_params.h"
 
-#include <limits>
+#include "fits.h"
 
 namespace rkv {
 namespace {
-
-bool fits_int32(std::int64_t v) {
-  return v >= std::numeric_limits<std::int32_t>::min() &&
-         v <= std::numeric_limits<std::int32_t>::max();
-}
 
 // `data` moved by `elems` elements of `bytes` bytes (q's rotation offset).
 const void* offset_by(const void* data, std::int64_t elems, std::size_t bytes) {
@@ -26,11 +21,12 @@ void set_cache(RowWarpRole& role, const CacheTensor& c, const WorkPlan& p) {
 }  // namespace
 
 bool row_warp_params_fit(const RopeKvArgs& a, const RowWarpPlan& r) {
-  const bool warps_fit = r.q_warps + r.k_warps <= std::numeric_limits<std::uint16_t>::max();
-  return warps_fit && fits_int32(a.query.head_stride) && fits_int32(a.query_out.head_stride) &&
-         fits_int32(a.key.head_stride) && fits_int32(a.value.head_stride) &&
-         fits_int32(a.key_cache.head_stride) && fits_int32(a.value_cache.head_stride) &&
-         fits_int32(a.num_cache_tokens);
+  using I32 = std::int32_t;
+  return fits_in<std::uint16_t>(std::int64_t{r.q_warps} + r.k_warps) &&
+         fits_in<I32>(a.query.head_stride) && fits_in<I32>(a.query_out.head_stride) &&
+         fits_in<I32>(a.key.head_stride) && fits_in<I32>(a.value.head_stride) &&
+         fits_in<I32>(a.key_cache.head_stride) && fits_in<I32>(a.value_cache.head_stride) &&
+         fits_in<I32>(a.num_cache_tokens);
 }
 
 void make_row_warp_params(const RopeKvArgs& a, const WorkPlan& p, const RowWarpPlan& r,
