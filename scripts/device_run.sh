@@ -273,23 +273,19 @@ ab_decide() {
     elif [[ ${AB_SUBSET:-} == moved ]]; then
       subset=(--subset moved)  # the cases whose fused launch the build moved
     fi
+    local fused_rule=("${subset[@]}" --min-gain "${AB_MIN_GAIN:-3}") pair_rule=(--no-gain-asked)
     if [[ ${AB_JUDGE:-fused} == pair ]]; then
       # A change to the pair alone (issue 12 item 5, a lever the fused kernel got): the fused
       # kernel must not move, and the pair must gain on the judged cases (default 1 %).
-      python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" --no-gain-asked \
-        >"$scratch/ab/decision-$name.txt" 2>&1
-      fused=$?
-      python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" --variant pair "${subset[@]}" \
-        --min-gain "${AB_MIN_GAIN:-1}" >"$scratch/ab/decision-$name-pair.txt" 2>&1
-      pair=$?
-    else
-      python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" "${subset[@]}" \
-        --min-gain "${AB_MIN_GAIN:-3}" >"$scratch/ab/decision-$name.txt" 2>&1
-      fused=$?
-      python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" --variant pair --no-gain-asked \
-        >"$scratch/ab/decision-$name-pair.txt" 2>&1
-      pair=$?
+      fused_rule=(--no-gain-asked)
+      pair_rule=("${subset[@]}" --min-gain "${AB_MIN_GAIN:-1}")
     fi
+    python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" "${fused_rule[@]}" \
+      >"$scratch/ab/decision-$name.txt" 2>&1
+    fused=$?
+    python3 scripts/ab_compare.py "${bases[@]}" --exp "$exp" --variant pair "${pair_rule[@]}" \
+      >"$scratch/ab/decision-$name-pair.txt" 2>&1
+    pair=$?
     echo "$name fused $fused pair $pair"
   done
 }
