@@ -42,6 +42,8 @@
 #   sanitize-edge  sanitizer-edge.log (summary first, then memcheck, initcheck and synccheck
 #             over configs/edge-sanitizer.json, 150 s per tool at most)
 #   pdl       pdl.json (configs/pdl.json: producer and producer_pdl modes), pdl-table.md
+#   pdl-weights  pdl-weights-mha.json, pdl-weights-gqa.json and their -table.md (configs/
+#             pdl-weights-*.json: the producer first streams the shape's QKV weights, 96 / 48 MiB)
 #   cold-floor  cold-floor.txt (scripts/cold_floor_probe.sh: event pair, net cold floor, ncu's
 #             empty kernel), cold-floor.tar.gz
 #   fp8-probe  fp8-probe.txt (scripts/placement_table.py: per pass, each variant's time and the
@@ -392,6 +394,16 @@ step_pdl() {
   python3 scripts/pdl_table.py "$OUT/pdl.json" | tee "$OUT/pdl-table.md" || rc=1
   return $rc
 }
+# The same with a producer as long as a decode-time QKV projection (timing.producer_read_mib).
+step_pdl-weights() {
+  local rc=0 w
+  for w in mha gqa; do
+    bench bench --config "configs/pdl-weights-$w.json" --json "$OUT/pdl-weights-$w.json" || rc=1
+    python3 scripts/pdl_table.py "$OUT/pdl-weights-$w.json" | tee "$OUT/pdl-weights-$w-table.md" ||
+      rc=1
+  done
+  return $rc
+}
 # The cold window's parts: the event pair, the net empty-kernel floor, ncu's empty kernel.
 step_cold-floor() {
   timeout -k 10 "$limit" bash scripts/cold_floor_probe.sh "$scratch/cold-floor" \
@@ -428,7 +440,7 @@ step_never-slower() {
 
 for s in "$@"; do
   if ! declare -F "step_$s" >/dev/null; then
-    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize edge sanitize-edge ncu gbench decode prefill ab adopted ncu-table dumps noise floor pdl cold-floor fp8-probe never-slower)" | tee -a "$log"
+    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize edge sanitize-edge ncu gbench decode prefill ab adopted ncu-table dumps noise floor pdl pdl-weights cold-floor fp8-probe never-slower)" | tee -a "$log"
     echo "$s 4 0" >>"$OUT/steps.txt"
     continue
   fi

@@ -10,7 +10,8 @@ and the pair add after the producer, launched without PDL (mode `producer`) and 
 what a kernel that only waits for the producer adds; "-" in reports that predate it), the copy
 floor with PDL (`producer_copy_floor_us`: a kernel that waits, then reads 512 bytes the producer
 wrote and writes them elsewhere; "-" where absent), and the producer alone (the median of what the fused kernel's samples subtracted, from `producer` mode,
-else from `producer_pdl`). An added time near zero or below it
+else from `producer_pdl`). The line above the table says what the producer did: only write q/k/v,
+or first stream `timing.producer_read_mib` MiB of stand-in weights. An added time near zero or below it
 means the variant's launch and prologue were hidden behind the producer (docs/methodology.md,
 "What PDL saves: the producer modes"). A case that was not timed shows its validation result.
 
@@ -116,6 +117,19 @@ def producer_cell(modes):
     return "-"
 
 
+def producer_text(report):
+    """What the producer did before q/k/v (timing.producer_read_mib; absent in reports from
+    before the key: 0)."""
+    timing = need(report, "timing", "report")
+    mib = timing.get("producer_read_mib", 0) if isinstance(timing, dict) else None
+    if not isinstance(mib, int) or isinstance(mib, bool) or mib < 0:
+        raise BadReport("timing.producer_read_mib: expected a whole number of MiB, 0 or more")
+    if mib == 0:
+        return "The producer only wrote q/k/v."
+    return (f"The producer first streamed {mib} MiB of stand-in weights from beyond L2, as a QKV "
+            "projection reads its weights at decode, then wrote q/k/v.")
+
+
 def table(report):
     rows = collect(report)
     header = ["heads", "cache", "N", "fused us", "fused us (PDL)", "pair us", "pair us (PDL)",
@@ -138,7 +152,9 @@ def main(argv):
         print("usage: pdl_table.py REPORT.json", file=sys.stderr)
         return 2
     try:
-        text = table(load(argv[1]))
+        report = load(argv[1])
+        producer = producer_text(report)
+        text = table(report)
     except BadReport as e:
         print(f"pdl_table.py: error: report '{argv[1]}': {e}", file=sys.stderr)
         return 1
@@ -149,7 +165,7 @@ def main(argv):
     print("Time added after the producer, median us per launch (without / with PDL); the floor "
           "with PDL (a kernel that only waits for the producer), the copy floor with PDL (one "
           "that also reads 512 bytes the producer wrote and writes them) and the producer alone "
-          "for scale.\n")
+          f"for scale. {producer}\n")
     sys.stdout.write(text)
     return 0
 

@@ -338,6 +338,19 @@ std::vector<Scenario> scenarios() {
   v.push_back({"OtherPassesRefused",
                [] { return seed_pair([](Report& r) { r.timing.passes = 1; }); }, 4, "",
                std::nullopt});
+  // Another producer (one that streams weights) makes other added times, but only where both
+  // runs timed a producer mode; a graph-mode gate ignores the setting.
+  auto producer_read = [](bool producer_modes) {
+    return [producer_modes] {
+      Scene s = seed_pair([](Report& r) { r.timing.producer_read_mib = 96; });
+      if (producer_modes)
+        for (Report* r : {&s.baseline, &s.current})
+          r->timing.modes.push_back(TimingMode::producer_pdl);
+      return s;
+    };
+  };
+  v.push_back({"OtherProducerReadRefused", producer_read(true), 4, "", std::nullopt});
+  v.push_back({"OtherProducerReadWithoutProducerModes", producer_read(false), 0, "", std::nullopt});
 
   // ---- accept, re-run
   v.push_back({"AcceptedRegression",

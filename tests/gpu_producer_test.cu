@@ -1,6 +1,7 @@
 // The producer modes on a GPU (timing/producer_sampler.h, run/case_variants.h): a graph of
 // [producer, fused] launched with PDL writes the same bytes as one launched without it and as the
-// golden model, on fresh random inputs over poisoned outputs; the capture keeps programmatic
+// golden model, on fresh random inputs over poisoned outputs, also when the producer first streams
+// stand-in weights (whose ring hands out each window in turn); the capture keeps programmatic
 // edges; both modes' samplers return finite added times and positive producer-alone times; the
 // copy floor's consumer copies what it should.
 //
@@ -24,9 +25,11 @@
 #include "device/device_info.h"
 #include "golden.h"
 #include "gpu_skip.h"
+#include "pdl_producer.h"
 #include "plan/timing_options.h"
 #include "run/case_variants.h"
 #include "timing/producer_sampler.h"
+#include "timing/producer_weights.h"
 #include "timing/stream_hold.h"
 #include "timing/timer.h"
 #include "validate/host_outputs.h"
@@ -98,48 +101,73 @@ std::unique_ptr<CapturedGraph> producer_graph(const TimedVariant& v, cudaStream_
   return std::make_unique<CapturedGraph>(stream, reps, launch, v.name);
 }
 
+// Without stand-in weights and with them (TimingOptions::producer_read_mib; a small ring here, as
+// if L2 were 3 MiB: 7 windows of 1 MiB, so the three launches read three windows).
 TEST_F(GpuProducerMode, PdlGraphWritesWhatThePlainGraphAndTheGoldenModelWrite) {
   constexpr int kReps = 3;  // the producer restores q/k/v before every launch: one rotation
-  for (const CaseSpec& spec : producer_cases()) {
-    SCOPED_TRACE(spec.id() + " seed " + std::to_string(spec.seed));
-    DeviceCase dc(spec);
-    dc.make_pristine_qkv();
-    const std::uint64_t poison = fresh_seed();
-    poison_outputs(dc.slot_a, poison);
-    poison_outputs(dc.slot_b, poison);
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    // The golden model on the pristine q/k/v (nothing has run on slot A yet) and the poison.
-    HostOutputs golden;
-    golden.download(dc.slot_a);
-    golden_rope_kv(bind_args(dc.plan, golden.pointers(dc.host)));
-    // q/k/v poisoned too: only the producer can put the inputs back.
-    fill_sentinel_device(dc.slot_a.qkv.get(), dc.slot_a.qkv.bytes(), poison + 4);
-    fill_sentinel_device(dc.slot_b.qkv.get(), dc.slot_b.qkv.bytes(), poison + 4);
+  ProducerWeights ring(std::int64_t{1} << 20, std::int64_t{3} << 20);
+  ASSERT_EQ(ring.windows(), 7);
+  for (ProducerWeights* weights : {static_cast<ProducerWeights*>(nullptr), &ring})
+    for (const CaseSpec& spec : producer_cases()) {
+      SCOPED_TRACE(spec.id() + " seed " + std::to_string(spec.seed) +
+                   (weights != nullptr ? " with weights" : ""));
+      DeviceCase dc(spec);
+      dc.make_pristine_qkv();
+      const std::uint64_t poison = fresh_seed();
+      poison_outputs(dc.slot_a, poison);
+      poison_outputs(dc.slot_b, poison);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      // The golden model on the pristine q/k/v (nothing has run on slot A yet) and the poison.
+      HostOutputs golden;
+      golden.download(dc.slot_a);
+      golden_rope_kv(bind_args(dc.plan, golden.pointers(dc.host)));
+      // q/k/v poisoned too: only the producer can put the inputs back.
+      fill_sentinel_device(dc.slot_a.qkv.get(), dc.slot_a.qkv.bytes(), poison + 4);
+      fill_sentinel_device(dc.slot_b.qkv.get(), dc.slot_b.qkv.bytes(), poison + 4);
 
-    Stream stream;
-    // The bench's own variants: fused with PDL on slot A, fused without it on slot B.
-    const TimedVariant pdl =
-        case_variants(dc, SlotAssignment::straight(), TimingMode::producer_pdl).at(0);
-    const TimedVariant plain =
-        case_variants(dc, SlotAssignment::swapped(), TimingMode::producer).at(0);
-    ASSERT_EQ(pdl.name, "fused");
-    ASSERT_EQ(plain.name, "fused");
-    const auto pdl_graph = producer_graph(pdl, stream.get(), kReps);
-    const auto plain_graph = producer_graph(plain, stream.get(), kReps);
-    // Stream capture turned each PDL launch into a programmatic edge, and nothing else did.
-    EXPECT_EQ(pdl_graph->programmatic_edges(), kReps);
-    EXPECT_EQ(plain_graph->programmatic_edges(), 0);
-    pdl_graph->replay(stream.get());
-    plain_graph->replay(stream.get());
-    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+      Stream stream;
+      // The bench's own variants: fused with PDL on slot A, fused without it on slot B.
+      const TimedVariant pdl =
+          case_variants(dc, SlotAssignment::straight(), TimingMode::producer_pdl, weights).at(0);
+      const TimedVariant plain =
+          case_variants(dc, SlotAssignment::swapped(), TimingMode::producer, weights).at(0);
+      ASSERT_EQ(pdl.name, "fused");
+      ASSERT_EQ(plain.name, "fused");
+      const auto pdl_graph = producer_graph(pdl, stream.get(), kReps);
+      const auto plain_graph = producer_graph(plain, stream.get(), kReps);
+      // Stream capture turned each PDL launch into a programmatic edge, and nothing else did.
+      EXPECT_EQ(pdl_graph->programmatic_edges(), kReps);
+      EXPECT_EQ(plain_graph->programmatic_edges(), 0);
+      pdl_graph->replay(stream.get());
+      plain_graph->replay(stream.get());
+      ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
 
-    const auto with_pdl = written(dc.slot_a), without = written(dc.slot_b), want = written(golden);
-    const char* names[] = {"qkv", "query_out", "k_cache", "v_cache"};
-    for (std::size_t b = 0; b < want.size(); ++b) {
-      EXPECT_TRUE(with_pdl[b] == without[b]) << names[b] << ": PDL differs from the plain launch";
-      EXPECT_TRUE(with_pdl[b] == want[b]) << names[b] << ": PDL differs from the golden model";
+      const auto with_pdl = written(dc.slot_a), without = written(dc.slot_b),
+                 want = written(golden);
+      const char* names[] = {"qkv", "query_out", "k_cache", "v_cache"};
+      for (std::size_t b = 0; b < want.size(); ++b) {
+        EXPECT_TRUE(with_pdl[b] == without[b]) << names[b] << ": PDL differs from the plain launch";
+        EXPECT_TRUE(with_pdl[b] == want[b]) << names[b] << ": PDL differs from the golden model";
+      }
     }
+}
+
+// Each launch reads the next window; after `windows` launches the first comes back.
+TEST_F(GpuProducerMode, TheWeightRingHandsOutEachWindowInTurn) {
+  ProducerWeights ring(std::int64_t{1} << 20, std::int64_t{2} << 20);
+  ASSERT_EQ(ring.windows(), 5);
+  std::vector<const void*> seen;
+  for (int i = 0; i < 5; ++i) {
+    const ProducerRead r = ring.next();
+    EXPECT_EQ(r.bytes, std::size_t{1} << 20);
+    EXPECT_NE(r.sink, nullptr);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(r.weights) % 16, 0u);
+    if (!seen.empty())
+      EXPECT_EQ(static_cast<const char*>(r.weights) - static_cast<const char*>(seen.back()),
+                1 << 20);
+    seen.push_back(r.weights);
   }
+  EXPECT_EQ(ring.next().weights, seen.front());
 }
 
 TEST_F(GpuProducerMode, ThePairWithPdlHasAProgrammaticEdgePerKernel) {
@@ -272,6 +300,38 @@ TEST_F(GpuProducerMode, AVariantWithoutAProducerIsRefused) {
   dc.make_pristine_qkv();
   const std::vector<TimedVariant> plain = case_variants(dc, SlotAssignment::straight());
   EXPECT_THROW(timer.sample(TimingMode::producer, plain), std::invalid_argument);
+}
+
+// ---- host-side contracts: no GPU needed
+
+// Between two reads of one window at least twice L2 of other windows is read, and never fewer
+// than two windows.
+TEST(ProducerWeightWindows, KeepEachWindowOutOfL2UntilItsTurn) {
+  constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+  EXPECT_EQ(producer_weight_windows(96 * kMiB, 60 * kMiB), 3);  // 2 x 96 MiB >= 120 MiB
+  EXPECT_EQ(producer_weight_windows(48 * kMiB, 60 * kMiB), 4);  // 3 x 48 MiB >= 120 MiB
+  EXPECT_EQ(producer_weight_windows(1 * kMiB, 60 * kMiB), 121);
+  EXPECT_EQ(producer_weight_windows(512 * kMiB, 60 * kMiB), 2);
+  EXPECT_EQ(producer_weight_windows(kMiB, 0), 2);
+  EXPECT_THROW(producer_weight_windows(0, 60 * kMiB), std::invalid_argument);
+}
+
+// A read the producer cannot do is refused before anything is launched (the checks are the
+// host's, so no device is touched: the pointers here are never dereferenced).
+TEST(ProducerRead, AReadItCannotDoIsAnInvalidValue) {
+  alignas(16) static unsigned char fake[64];
+  unsigned sink = 0;
+  auto with = [&](const void* weights, std::size_t bytes, unsigned* s) {
+    ProducerRead r;
+    r.weights = weights;
+    r.bytes = bytes;
+    r.sink = s;
+    return launch_pdl_producer(fake, nullptr, 16, 0, nullptr, r);
+  };
+  EXPECT_EQ(with(fake + 8, 64, &sink), cudaErrorInvalidValue);  // misaligned
+  EXPECT_EQ(with(fake, 40, &sink), cudaErrorInvalidValue);      // not whole 16-byte words
+  EXPECT_EQ(with(fake, 64, nullptr), cudaErrorInvalidValue);    // nowhere to fold into
+  EXPECT_EQ(launch_pdl_producer(nullptr, nullptr, 16, 0, nullptr), cudaErrorInvalidValue);
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ def check(ok, what):
 def main(script, report_path):
     rc, out, err = run(script, report_path)
     check(rc == 0, f"exit {rc} on the good report: {err}")
+    good_table = out.split("\n\n", 1)[1]
     rows = [l for l in out.splitlines()
             if l.startswith("| ") and not l.startswith(("| heads", "| ---"))]
     check(len(rows) == 4, f"expected 4 rows, got {len(rows)}:\n{out}")
@@ -73,8 +74,10 @@ def main(script, report_path):
         odd = json.loads(json.dumps(report))
         odd["cases"][0]["variants"] = 7
         bad("odd.json", json.dumps(odd), "variants")
-        # A report from before producer_floor_us: the floor columns say "-", the rest as before.
+        # A report from before producer_floor_us and producer_read_mib: the floor columns say "-",
+        # the producer only wrote, the rest as before.
         old = json.loads(json.dumps(report))
+        old["timing"].pop("producer_read_mib", None)  # nor the producer's read
         for c in old["cases"]:
             c.pop("producer_floor_us", None)
             c.pop("producer_copy_floor_us", None)
@@ -86,6 +89,24 @@ def main(script, report_path):
         row = [l for l in out.splitlines() if l.startswith("| 32x8x128 | auto | 1 ")][0]
         old_first = [c.strip() for c in row.strip("|").split("|")]
         check(old_first[3:10] == first[3:7] + ["-", "-", "2.11"], f"old report row: {old_first}")
+        check("The producer only wrote q/k/v." in out, f"old report's producer line: {out}")
+        # A producer that streamed weights says so above the table; a read that is not a whole
+        # number of MiB is a bad report.
+        for mib, expect in ((96, "first streamed 96 MiB of stand-in weights"),
+                            (0, "The producer only wrote q/k/v.")):
+            weights = json.loads(json.dumps(report))
+            weights["timing"]["producer_read_mib"] = mib
+            path = os.path.join(d, f"weights-{mib}.json")
+            with open(path, "w") as f:
+                f.write(json.dumps(weights))
+            rc, out_w, err = run(script, path)
+            check(rc == 0 and expect in out_w.splitlines()[0], f"{mib} MiB: exit {rc} {out_w}")
+            check(out_w.split("\n\n", 1)[1] == good_table,
+                  f"{mib} MiB: the table itself changed:\n{out_w}")
+        for value in ("lots", -3, 1.5):
+            weights = json.loads(json.dumps(report))
+            weights["timing"]["producer_read_mib"] = value
+            bad(f"weights-{value}.json", json.dumps(weights), "timing.producer_read_mib")
     rc, _, err = run(script, os.path.join(tempfile.gettempdir(), "no-such-report-pdl.json"))
     check(rc == 1 and "cannot read" in err, f"missing file: exit {rc} {err!r}")
     print("pdl_table: ok")

@@ -111,6 +111,8 @@ TEST(ReportChecks, ReportLevelFieldsAreChecked) {
             "device.launch_floor_us.graph: -1 is negative");
   EXPECT_EQ(error_after([](json& j) { j["timing"]["min_samples"] = 0; }),
             "timing.min_samples: '0' is out of range [1, 1000000]");
+  EXPECT_EQ(error_after([](json& j) { j["timing"]["producer_read_mib"] = -1; }),
+            "timing.producer_read_mib: '-1' is out of range [0, 16384]");
 }
 
 // The plain reports under results/ and the packed ones the build unpacks (tests/CMakeLists.txt,

@@ -93,6 +93,7 @@ inline Report base_report() {
   r.timing.graph_launches = 64;
   r.timing.wall_launches = 32;
   r.timing.batch_launches = 16;
+  r.timing.producer_read_mib = 48;  // not the default, so the round trip must carry it
   r.timing.passes = 2;
   return r;
 }

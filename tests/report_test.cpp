@@ -81,6 +81,7 @@ TEST(ReportJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.timing.modes, r.timing.modes);
   EXPECT_EQ(back.timing.batch_launches, 16);
   EXPECT_EQ(back.timing.passes, 2);
+  EXPECT_EQ(back.timing.producer_read_mib, 48);
 
   const CaseSpec& s = back.cases[0].spec;
   const CaseSpec& want = r.cases[0].spec;
@@ -163,6 +164,13 @@ TEST(ReportJson, ReportsWithoutPassesReadAsOnePass) {
   EXPECT_TRUE(back.cases[0].variants[0].passes.empty());
   EXPECT_TRUE(back.cases[0].speedup->pass_medians.empty());
   EXPECT_DOUBLE_EQ(back.cases[0].speedup->median, 2.5);
+}
+
+// Reports written before the producer could stream weights: its producer only wrote q/k/v.
+TEST(ReportJson, ReportsWithoutProducerReadReadAsZero) {
+  json j = full_report();
+  j["timing"].erase("producer_read_mib");
+  EXPECT_EQ(j.get<Report>().timing.producer_read_mib, 0);
 }
 
 TEST(ReportJson, PassMediansMustBeNumbers) {

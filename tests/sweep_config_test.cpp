@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "plan/sweep_plan.h"
@@ -183,7 +184,15 @@ TEST(TimingFields, FlagTextRulesAndUnits) {
   EXPECT_EQ(t.passes, 3);
   EXPECT_EQ(set_timing_field(t, TimingField::passes, "0").value_or(""),
             "'0' is out of range [1, 100]");
-  EXPECT_EQ(timing_fields().size(), 11u);
+  EXPECT_FALSE(set_timing_field(t, TimingField::producer_read_mib, "96"));
+  EXPECT_EQ(t.producer_read_mib, 96);
+  EXPECT_EQ(timing_field_text(t, TimingField::producer_read_mib), "96");
+  EXPECT_EQ(set_timing_field(t, TimingField::producer_read_mib, "-1").value_or(""),
+            "'-1' is out of range [0, 16384]");
+  EXPECT_EQ(set_timing_field(t, TimingField::producer_read_mib, "0.5").value_or(""),
+            "'0.5' is not an integer");
+  EXPECT_EQ(t.producer_read_mib, 96);  // a bad value leaves the field as it was
+  EXPECT_EQ(timing_fields().size(), 12u);
 }
 
 // ---- the committed configs
@@ -256,6 +265,26 @@ TEST(CommittedConfigs, PdlTimesBothProducerModesOverItsSixteenCases) {
   for (const char* id :
        {"bf16|auto|32x32x128|neox|nhd|N=1", "bf16|fp8_e4m3|32x8x128|neox|nhd|N=2048"})
     EXPECT_EQ(ids.count(id), 1u) << id;
+}
+
+// Each weights config streams its own shape's bf16 QKV weights of a 4096-wide model:
+// 4096 x (q + 2 kv heads) x 128 x 2 bytes.
+TEST(CommittedConfigs, PdlWeightsStreamTheirShapesProjection) {
+  for (const auto& [name, heads, kv_heads] : {std::tuple{"pdl-weights-mha.json", "32x32x128", 32},
+                                              std::tuple{"pdl-weights-gqa.json", "32x8x128", 8}}) {
+    SCOPED_TRACE(name);
+    const SweepConfig cfg = load_ok(config_path(name));
+    EXPECT_EQ(cfg.timing.modes,
+              (std::vector<TimingMode>{TimingMode::producer, TimingMode::producer_pdl}));
+    EXPECT_EQ(std::int64_t{cfg.timing.producer_read_mib} << 20,
+              std::int64_t{4096} * (32 + 2 * kv_heads) * 128 * 2);
+    const SweepPlan p = plan_sweep(cfg.axes, cfg.extra_cases);
+    ASSERT_EQ(p.cases.size(), 4u);  // auto and fp8 at N = 1 and 8
+    for (const CaseSpec& c : p.cases) {
+      EXPECT_EQ(c.heads, *HeadConfig::parse(heads));
+      EXPECT_LE(c.tokens, 8);
+    }
+  }
 }
 
 TEST(CommittedConfigs, DecodePrefillAndSmokeLoadWithTheirModes) {

@@ -33,6 +33,9 @@ const std::vector<TimingFieldInfo>& timing_fields() {
        "launches per event pair (warm mode)"},
       {TimingField::passes, "passes", "--passes", "INT",
        "passes over the sweep, pooled; the speedup interval spans every pass"},
+      {TimingField::producer_read_mib, "producer_read_mib", "--producer-read-mib", "MIB",
+       "producer modes: MiB of stand-in weights the producer streams from beyond L2 before it "
+       "writes q/k/v, as a QKV projection does at decode (0: it only writes q/k/v)"},
   };
   return fields;
 }
@@ -92,6 +95,8 @@ std::optional<std::string> set_timing_field(TimingOptions& timing, TimingField f
       return integer(&timing.batch_launches, 1, 1000000);
     case TimingField::passes:
       return integer(&timing.passes, 1, 100);
+    case TimingField::producer_read_mib:
+      return integer(&timing.producer_read_mib, 0, 16384);
   }
   return std::string("unknown timing setting");
 }
@@ -145,6 +150,9 @@ std::string timing_field_text(const TimingOptions& t, TimingField f) {
       break;
     case TimingField::passes:
       s << t.passes;
+      break;
+    case TimingField::producer_read_mib:
+      s << t.producer_read_mib;
       break;
   }
   return s.str();

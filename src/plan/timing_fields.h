@@ -23,6 +23,7 @@ enum class TimingField {
   wall_launches,
   batch_launches,
   passes,
+  producer_read_mib,
 };
 struct TimingFieldInfo {
   TimingField field;

@@ -81,6 +81,10 @@ struct TimingOptions {
   // makes the interval cover run-to-run drift, not only the noise within one sampling burst.
   int passes = 1;
   SampleOrder order = SampleOrder::rotating;
+  // The producer modes: MiB the producer streams from beyond L2 before it writes q/k/v, as a QKV
+  // projection reads its weights at decode (reference/pdl_producer.h, ProducerRead). 0: the
+  // producer only writes q/k/v (every report without the key).
+  int producer_read_mib = 0;
 };
 
 }  // namespace rkv

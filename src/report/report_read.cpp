@@ -96,6 +96,8 @@ TimingOptions read_timing(const JsonField& j) {
   // Optional: reports without it sampled in the fixed order.
   t.order = SampleOrder::fixed;
   if (auto order = j.find("order")) t.order = order->as_enum(parse_sample_order);
+  // Optional: reports without it timed the producer modes after a producer that only wrote.
+  if (auto read = j.find("producer_read_mib")) t.producer_read_mib = read->as_int32();
   // Optional: a run that timed each token range in its own modes. `modes` must be the rule's
   // union, so a reader of `modes` alone is not misled about which modes the run used.
   if (auto rule = j.find("modes_by_tokens")) {

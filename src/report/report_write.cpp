@@ -44,7 +44,8 @@ void to_json(json& j, const TimingOptions& t) {
            {"wall_launches", t.wall_launches},
            {"batch_launches", t.batch_launches},
            {"passes", t.passes},
-           {"order", to_string(t.order)}};
+           {"order", to_string(t.order)},
+           {"producer_read_mib", t.producer_read_mib}};
   // Only with a rule: each case row's `mode` says which of `modes` it was timed in.
   if (!t.modes_by_tokens.empty()) {
     json rule = json::array();

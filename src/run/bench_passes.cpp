@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -15,6 +16,7 @@
 #include "run/case_variants.h"
 #include "run/fused_launch_record.h"
 #include "run/run_support.h"
+#include "timing/producer_weights.h"
 #include "validate/validator.h"
 
 namespace rkv {
@@ -50,6 +52,18 @@ BufferAddresses addresses_of(const DeviceCase& dc) {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// The ring a reading producer streams (TimingOptions::producer_read_mib), for a case timed in
+// `modes`: none unless one of them is a producer mode and the read is not 0. Made per case, as its
+// other buffers are, so a device that cannot hold it fails that case with one line.
+std::unique_ptr<ProducerWeights> producer_weights_for(const TimingOptions& timing,
+                                                      const std::vector<TimingMode>& modes,
+                                                      const DeviceInfo& device) {
+  if (timing.producer_read_mib == 0 || std::none_of(modes.begin(), modes.end(), is_producer_mode))
+    return nullptr;
+  return std::make_unique<ProducerWeights>(std::int64_t{timing.producer_read_mib} << 20,
+                                           device.l2_bytes);
 }
 
 }  // namespace
@@ -99,8 +113,11 @@ std::vector<BenchCase> run_bench_passes(const RunRequest& inv, Timer& timer,
         c.slots.push_back(slots);
         if (c.timed) dc.make_pristine_qkv();  // every mode restores q/k/v from it
         c.addresses.push_back(addresses_of(dc));
+        const std::unique_ptr<ProducerWeights> weights =
+            c.timed ? producer_weights_for(inv.timing, modes, device) : nullptr;
         for (std::size_t m = 0; m < modes.size() && c.timed; ++m) {
-          const std::vector<TimedVariant> variants = case_variants(dc, slots, modes[m]);
+          const std::vector<TimedVariant> variants =
+              case_variants(dc, slots, modes[m], weights.get());
           c.samples[m].push_back(timer.sample(modes[m], variants));
           // The floor under this case's added times: a consumer that only waits, after the
           // fused kernel's producer (the same bytes as every variant's).

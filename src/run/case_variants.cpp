@@ -13,14 +13,18 @@ namespace {
 
 using Launch = std::function<cudaError_t(cudaStream_t)>;
 
-// The producer of one output slot: copies the case's pristine q/k/v over the slot's qkv.
-Launch producer_of(const DeviceCase& dc, OutputSlot slot) {
+// The producer of one output slot: copies the case's pristine q/k/v over the slot's qkv, after
+// streaming the next window of `weights` when there are any.
+Launch producer_of(const DeviceCase& dc, OutputSlot slot, ProducerWeights* weights) {
   if (dc.pristine_qkv.get() == nullptr)
     throw std::logic_error("producer mode: the case has no pristine qkv (make_pristine_qkv)");
   void* dst = dc.outputs(slot).qkv.get();
   const void* src = dc.pristine_qkv.get();
   const auto bytes = static_cast<std::size_t>(dc.pristine_qkv.bytes());
-  return [dst, src, bytes](cudaStream_t s) { return launch_pdl_producer(dst, src, bytes, 0, s); };
+  return [dst, src, bytes, weights](cudaStream_t s) {
+    return launch_pdl_producer(dst, src, bytes, 0, s,
+                               weights != nullptr ? weights->next() : ProducerRead{});
+  };
 }
 
 // What a launch on `slot` reads or writes: the case's inputs and that slot's outputs.
@@ -43,8 +47,8 @@ std::shared_ptr<InputRefresh> input_refresh_of(const DeviceCase& dc, OutputSlot 
       [c, slot](cudaStream_t s) { return c->restore_qkv(slot, s); });
 }
 
-std::vector<TimedVariant> case_variants(const DeviceCase& dc, SlotAssignment slots,
-                                        TimingMode mode) {
+std::vector<TimedVariant> case_variants(const DeviceCase& dc, SlotAssignment slots, TimingMode mode,
+                                        ProducerWeights* weights) {
   RopeKvArgs fused = dc.args(slots.fused), pair = dc.args(slots.pair);
   fused.programmatic_dependent_launch = pair.programmatic_dependent_launch =
       launches_with_pdl(mode);
@@ -60,9 +64,9 @@ std::vector<TimedVariant> case_variants(const DeviceCase& dc, SlotAssignment slo
   for (std::size_t i = 1; i < v.size(); ++i)
     v[i].buffers = buffers_of(dc, slots.pair);
   if (is_producer_mode(mode)) {
-    v[0].producer = producer_of(dc, slots.fused);
+    v[0].producer = producer_of(dc, slots.fused, weights);
     for (std::size_t i = 1; i < v.size(); ++i)
-      v[i].producer = producer_of(dc, slots.pair);
+      v[i].producer = producer_of(dc, slots.pair, weights);
   } else {
     v[0].refresh = input_refresh_of(dc, slots.fused);
     const std::shared_ptr<InputRefresh> pair_slot = input_refresh_of(dc, slots.pair);

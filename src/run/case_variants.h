@@ -4,6 +4,9 @@
 // modes each variant gets its producer (a copy of them into the variant's slot before every
 // launch; in producer_pdl its kernels are launched with programmatic dependent launch), in the
 // other modes the variants of one slot share that slot's InputRefresh (timing/input_refresh.h).
+// With `weights` (TimingOptions::producer_read_mib) every producer first streams the ring's next
+// window, so the producer lasts as long as a projection that reads that many bytes; `weights`
+// must outlive the variants.
 #pragma once
 
 #include <memory>
@@ -11,12 +14,14 @@
 
 #include "device/device_buffers.h"
 #include "plan/timing_options.h"
+#include "timing/producer_weights.h"
 #include "timing/sampler.h"
 
 namespace rkv {
 
 std::vector<TimedVariant> case_variants(const DeviceCase& dc, SlotAssignment slots,
-                                        TimingMode mode = TimingMode::graph);
+                                        TimingMode mode = TimingMode::graph,
+                                        ProducerWeights* weights = nullptr);
 
 // The refresh of one slot's in-place inputs from the case's pristine q/k/v (`dc` must outlive
 // it): for anything that launches the variants many times outside the Timer (gbench, profile).
