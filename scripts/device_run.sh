@@ -454,7 +454,7 @@ for s in "$@"; do
 done
 
 echo
-printf '%-10s %5s %8s\n' step exit wall_s
-awk '{ printf "%-10s %5s %8s\n", $1, $2, $3 }' "$OUT/steps.txt"
+printf '%-13s %5s %8s\n' step exit wall_s
+awk '{ printf "%-13s %5s %8s\n", $1, $2, $3 }' "$OUT/steps.txt"
 rm -rf "$scratch"
 ! awk '$2 != 0 { bad = 1 } END { exit !bad }' "$OUT/steps.txt"
