@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/report.h"
+#include "report/tables.h"
 #include "report_fixture.h"
 #include "run/bench_report.h"
 #include "temp_paths.h"
@@ -126,6 +127,23 @@ TEST(PdlReport, RowsCarryTheProducerTimeAndResolvedSpeedupsOnly) {
   EXPECT_NEAR(row(r, 0, "producer").speedup->median, 2.6 / 1.3, 1e-6);
   ASSERT_TRUE(row(r, 3, "producer_pdl").speedup.has_value());
   EXPECT_NEAR(row(r, 3, "producer_pdl").speedup->median, 2.1 / 0.9, 1e-6);
+}
+
+// The tables' titles say which producer the added times follow.
+TEST(PdlReport, TablesNameTheProducer) {
+  Report r = pdl_report();
+  r.timing.producer_read_mib = 0;
+  const std::string plain = render_speedup_tables(r, TableFormat::text);
+  EXPECT_NE(plain.find("time added after a producer of q/k/v in a CUDA graph, launched with PDL"),
+            std::string::npos)
+      << plain;
+  EXPECT_EQ(plain.find("stand-in weights"), std::string::npos) << plain;
+  r.timing.producer_read_mib = 48;
+  const std::string weights = render_speedup_tables(r, TableFormat::text);
+  EXPECT_NE(weights.find("time added after a producer that streams 48 MiB of stand-in weights, "
+                         "then writes q/k/v in a CUDA graph (speedup"),
+            std::string::npos)
+      << weights;
 }
 
 TEST(PdlReport, RowsCarryTheMedianOfTheirPassesFloors) {

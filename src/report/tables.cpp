@@ -228,17 +228,22 @@ Table grid_table(const Grid& g, const std::function<std::string(const CaseResult
   return t;
 }
 
-std::string mode_description(const std::string& mode) {
+// `producer_read_mib`: what the producer modes' producer streamed before it wrote q/k/v.
+std::string mode_description(const std::string& mode, int producer_read_mib) {
   if (mode == "cold") return "cold L2, one event pair per launch";
   if (mode == "warm") return "warm L2, back-to-back launches";
   if (mode == "graph") return "CUDA graph replay, time per launch";
   if (mode == "wall") return "host clock over many launches, as a Python caller sees it";
+  const std::string producer =
+      producer_read_mib == 0
+          ? "a producer of q/k/v"
+          : fmt::format("a producer that streams {} MiB of stand-in weights, then writes q/k/v",
+                        producer_read_mib);
   if (mode == "producer")
-    return "time added after a producer of q/k/v in a CUDA graph (speedup = added pair / added "
-           "fused)";
+    return "time added after " + producer + " in a CUDA graph (speedup = added pair / added fused)";
   if (mode == "producer_pdl")
-    return "time added after a producer of q/k/v in a CUDA graph, launched with PDL (speedup = "
-           "added pair / added fused)";
+    return "time added after " + producer +
+           " in a CUDA graph, launched with PDL (speedup = added pair / added fused)";
   return "";
 }
 
@@ -277,7 +282,7 @@ std::string render_speedup_tables(const Report& r, TableFormat format) {
     for (const CaseResult& c : r.cases)
       if (c.mode == mode) cases.push_back(&c);
     const Grid g = make_grid(cases);
-    const std::string how = mode_description(mode);
+    const std::string how = mode_description(mode, r.timing.producer_read_mib);
     const std::string mode_text = code + mode + code + (how.empty() ? "" : " (" + how + ")");
     if (!out.empty()) out += "\n";
     out += title("Speedup, fused vs rope + cache_write (median pair / median fused), mode " +
