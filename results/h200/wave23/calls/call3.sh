@@ -5,8 +5,8 @@
 #     drp=results/h200/experiments/patches/decode-role-compact-params.patch
 #   tar -C dist -cf - s27c | xz -T2 -9 > dist/s27c.tar.xz
 # and call with carry ["dist/s27c.tar.xz"]: base = HEAD's kernels, exp-drp = base + the patch
-# (built in session 27 at 8447674; session 26's s26c, built at b7ab219, is SASS-identical in
-# every fused and pair kernel).
+# (built in session 27 at ca0b832, whose code is 8447674's; session 26's s26c, built at b7ab219,
+# is SASS-identical to it in every fused and pair kernel).
 # The rule: two interleaved rounds over the 106 decode_roles / decode_half cases of the survey (N = 1
 # and 128, nhd), judged on all of them at >= 3 % faster, no case more than 2 % slower; then on the
 # adopted build its matrix, sanitizer set and seed table ($OUT/c3.tar.gz).
