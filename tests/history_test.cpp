@@ -103,6 +103,9 @@ TEST(History, RunsAreInCommitTimeOrderAndCasesKeepTheirNumbers) {
   EXPECT_EQ(runs[3].failed, 1);
   EXPECT_EQ(runs[0].tags_json, R"({"ci":"nightly","run":"1"})");
   EXPECT_DOUBLE_EQ(runs[0].sm_clock_mhz_min, 1965.5);
+  // Each run keeps its timing settings as the report wrote them.
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(runs[i].timing_json, nlohmann::json(samples[i].report.timing).dump()) << i;
 
   const std::vector<HistoryCase> b = s.cases(samples[0].report.cases[1].id, std::string("graph"));
   ASSERT_EQ(b.size(), 4u);

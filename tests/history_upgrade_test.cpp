@@ -139,6 +139,7 @@ TEST(HistoryUpgrade, Format1FileIsUpgradedInPlaceAndKeepsItsRows) {
     EXPECT_EQ(runs[0].source, "old.json");
     EXPECT_EQ(runs[1].created_utc, "2026-01-02T11:00:00Z");
     EXPECT_EQ(runs[1].device_uuid, "");  // added column, NULL in the old rows
+    EXPECT_EQ(runs[1].timing_json, "");  // format 3's, NULL there too
     const std::vector<HistoryCase> cases = s.cases();
     ASSERT_EQ(cases.size(), 2u);
     EXPECT_DOUBLE_EQ(cases[1].fused_median_us, 11.0);

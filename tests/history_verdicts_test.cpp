@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -155,6 +156,67 @@ TEST_P(HistoryVerdicts, TrendVerdictIsComparesVerdictForEveryCase) {
   if (p.expect_some_not_pass) {
     EXPECT_GT(not_pass, 0) << "the doctoring changed no verdict";
   }
+}
+
+// Two committed runs on one GPU in a fresh history, the second doctored: the runs, their trends
+// and each trend's second point (the points point into the runs and trends held here).
+struct Judged {
+  std::vector<HistoryRun> runs;
+  std::vector<Trend> trends;
+  std::vector<const TrendPoint*> second;
+};
+
+void judge_doctored(const std::string& name, const std::function<void(Report&, Report&)>& doctor,
+                    Judged& out) {
+  Report baseline = committed_report(kRun1), current = committed_report(kRun2);
+  testing::stamp_same_gpu(baseline, current);
+  doctor(baseline, current);
+  const std::string db = per_process_temp_dir() + "settings-" + name + ".sqlite";
+  for (const char* suffix : {"", "-wal", "-shm"})
+    std::remove((db + suffix).c_str());
+  HistoryStore s = HistoryStore::open_for_writing(db);
+  for (const Report* r : {&baseline, &current})
+    EXPECT_TRUE(s.add(*r, name, fnv1a64_text(nlohmann::json(*r).dump())).added);
+  out.runs = s.runs();
+  out.trends = build_trends(out.runs, s.cases());
+  for (const Trend& t : out.trends)
+    if (t.points.size() == 2) out.second.push_back(&t.points[1]);
+}
+
+// compare refuses runs timed with other settings (exit 4 without --force); the trend gives such a
+// point no verdict and names the settings, as it does for another device.
+TEST(HistoryVerdictsSettings, APointTimedWithOtherSettingsGetsNoVerdict) {
+  Judged passes;
+  judge_doctored(
+      "passes", [](Report&, Report& c) { c.timing.passes += 1; }, passes);
+  ASSERT_EQ(passes.second.size(), 32u);
+  for (const TrendPoint* p : passes.second) {
+    EXPECT_FALSE(p->verdict.has_value()) << p->result.case_id;
+    EXPECT_EQ(p->note.rfind("timed with other settings than the previous point: passes ", 0), 0u)
+        << p->note;
+  }
+  // Another producer, where both runs timed a producer mode.
+  Judged producer;
+  judge_doctored(
+      "producer",
+      [](Report& b, Report& c) {
+        for (Report* r : {&b, &c})
+          r->timing.modes.push_back(TimingMode::producer_pdl);
+        c.timing.producer_read_mib = 96;
+      },
+      producer);
+  ASSERT_EQ(producer.second.size(), 32u);
+  for (const TrendPoint* p : producer.second) {
+    EXPECT_FALSE(p->verdict.has_value()) << p->result.case_id;
+    EXPECT_NE(p->note.find("producer_read_mib 0 vs 96"), std::string::npos) << p->note;
+  }
+  // The same read without a producer mode decides nothing: every point is judged.
+  Judged plain;
+  judge_doctored(
+      "no-producer-mode", [](Report&, Report& c) { c.timing.producer_read_mib = 96; }, plain);
+  ASSERT_EQ(plain.second.size(), 32u);
+  for (const TrendPoint* p : plain.second)
+    EXPECT_TRUE(p->verdict.has_value()) << p->result.case_id << ": " << p->note;
 }
 
 INSTANTIATE_TEST_SUITE_P(CommittedH200, HistoryVerdicts, ::testing::ValuesIn(pairs()),

@@ -27,27 +27,6 @@ bool times_a_producer_mode(const TimingOptions& t) {
   return false;
 }
 
-// The stopping rule and sample shape: what makes one run's median comparable with another's.
-// The modes are not compared: cases match by mode, so a mode only one run has goes unmatched.
-std::vector<std::string> timing_differences(const TimingOptions& b, const TimingOptions& o) {
-  std::vector<std::string> d;
-  differ(d, "min_samples", b.min_samples, o.min_samples);
-  differ(d, "max_noise", b.max_noise, o.max_noise);
-  differ(d, "min_time_s", b.min_time_s, o.min_time_s);
-  differ(d, "timeout_s", b.timeout_s, o.timeout_s);
-  differ(d, "warmup_s", b.warmup_s, o.warmup_s);
-  differ(d, "warmup_min", b.warmup_min, o.warmup_min);
-  differ(d, "graph_launches", b.graph_launches, o.graph_launches);
-  differ(d, "wall_launches", b.wall_launches, o.wall_launches);
-  differ(d, "batch_launches", b.batch_launches, o.batch_launches);
-  differ(d, "passes", b.passes, o.passes);
-  // A producer that streams weights is another producer: added times after it are not comparable
-  // (it matters only where both runs timed a producer mode).
-  if (times_a_producer_mode(b) && times_a_producer_mode(o))
-    differ(d, "producer_read_mib", b.producer_read_mib, o.producer_read_mib);
-  return d;
-}
-
 bool has_mode(const Report& r, const char* mode) {
   for (const CaseResult& c : r.cases)
     if (c.mode == mode) return true;
@@ -76,6 +55,25 @@ std::vector<std::string> clock_differences(const DeviceInfo& b, const DeviceInfo
 }
 
 }  // namespace
+
+std::vector<std::string> timing_differences(const TimingOptions& b, const TimingOptions& o) {
+  std::vector<std::string> d;
+  differ(d, "min_samples", b.min_samples, o.min_samples);
+  differ(d, "max_noise", b.max_noise, o.max_noise);
+  differ(d, "min_time_s", b.min_time_s, o.min_time_s);
+  differ(d, "timeout_s", b.timeout_s, o.timeout_s);
+  differ(d, "warmup_s", b.warmup_s, o.warmup_s);
+  differ(d, "warmup_min", b.warmup_min, o.warmup_min);
+  differ(d, "graph_launches", b.graph_launches, o.graph_launches);
+  differ(d, "wall_launches", b.wall_launches, o.wall_launches);
+  differ(d, "batch_launches", b.batch_launches, o.batch_launches);
+  differ(d, "passes", b.passes, o.passes);
+  // A producer that streams weights is another producer: added times after it are not comparable
+  // (it matters only where both runs timed a producer mode).
+  if (times_a_producer_mode(b) && times_a_producer_mode(o))
+    differ(d, "producer_read_mib", b.producer_read_mib, o.producer_read_mib);
+  return d;
+}
 
 std::optional<std::string> first_duplicate(const Report& r) {
   std::set<std::pair<std::string, std::string>> seen;

@@ -26,6 +26,13 @@ struct Preflight {
 Preflight preflight(const Report& baseline, const Report& other, const std::string& what,
                     bool force);
 
+// The timing settings that make two runs' medians incomparable, as "key a vs b" (empty when
+// none): the stopping rule, the launches per sample, the passes, and the producer's read where
+// both timed a producer mode. Modes are not compared (cases match by mode). The history's trends
+// read it too: a point timed with other settings than the previous one gets no verdict.
+std::vector<std::string> timing_differences(const TimingOptions& baseline,
+                                            const TimingOptions& other);
+
 // The first (id, mode) that occurs twice, as "id (mode)"; empty when none does.
 std::optional<std::string> first_duplicate(const Report& r);
 

@@ -78,6 +78,7 @@ constexpr AddedColumn kAddedColumns[] = {
     {2, "cases", "fused_pass_medians_json", "TEXT"},  // [µs, ...], one per pass
     {2, "cases", "pair_min_us", "REAL"},
     {2, "cases", "pair_pass_medians_json", "TEXT"},
+    {3, "runs", "timing_json", "TEXT"},  // the report's `timing` object
 };
 
 bool has_column(const SqliteConnection& db, const std::string& table, const std::string& column) {
@@ -100,7 +101,8 @@ const char* const kRunColumns =
     "run_id, report_hash, source, schema_version, tool_version, git_revision, "
     "git_commit_time_utc, git_branch, git_dirty, created_utc, command, complete, argv_json, "
     "config_path, config_name, config_hash, tags_json, host, device_name, device_fingerprint, "
-    "copy_bandwidth_gbps, sm_clock_mhz_min, sm_clock_mhz_max, mem_clock_mhz, device_uuid";
+    "copy_bandwidth_gbps, sm_clock_mhz_min, sm_clock_mhz_max, mem_clock_mhz, device_uuid, "
+    "timing_json";
 
 const char* const kCaseColumns =
     "run_id, case_id, mode, disposition, mismatches, first_mismatch, detail, fused_n, "

@@ -12,8 +12,9 @@ namespace rkv {
 
 // The history format this build writes and reads (PRAGMA user_version). 2 added the fastest
 // launch and the per-pass medians of each variant, the case's token count and the GPU's uuid:
-// what `compare`'s rule reads, so the trends judge as `compare` does.
-inline constexpr int kHistoryFormatVersion = 2;
+// what `compare`'s rule reads, so the trends judge as `compare` does. 3 added each run's timing
+// settings, so a trend point timed with settings `compare` refuses to compare gets no verdict.
+inline constexpr int kHistoryFormatVersion = 3;
 // The oldest format this build can upgrade.
 inline constexpr int kOldestHistoryFormat = 1;
 // 'RKVH' in the SQLite header's application_id: tells our files from other SQLite databases.

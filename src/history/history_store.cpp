@@ -97,6 +97,7 @@ HistoryRun read_run(const SqliteStatement& q) {
   r.sm_clock_mhz_max = q.real(c++);
   r.mem_clock_mhz = static_cast<int>(q.integer(c++));
   r.device_uuid = q.text(c++);
+  r.timing_json = q.text(c++);
   r.cases = static_cast<int>(q.integer(c++));
   r.passed = static_cast<int>(q.integer(c++));
   r.failed = static_cast<int>(q.integer(c++));
@@ -233,7 +234,7 @@ AddOutcome HistoryStore::add(const Report& report, const std::string& source,
     }
   }
   SqliteStatement run(*db_, std::string("INSERT INTO runs (") + kRunColumns + ") VALUES (NULL, " +
-                                parameters(24) + ")");
+                                parameters(25) + ")");
   const RunMetadata& m = report.run;
   run.bind(1, hash)
       .bind(2, source)
@@ -258,7 +259,8 @@ AddOutcome HistoryStore::add(const Report& report, const std::string& source,
       .bind(21, m.sm_clock_seen.min_mhz)
       .bind(22, m.sm_clock_seen.max_mhz)
       .bind(23, std::int64_t{m.mem_clock_mhz})
-      .bind(24, report.device.uuid);
+      .bind(24, report.device.uuid)
+      .bind(25, nlohmann::json(report.timing).dump());
   run.step();
   out.run_id = sqlite3_last_insert_rowid(db_->get());
 

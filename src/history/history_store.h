@@ -33,6 +33,7 @@ struct HistoryRun {
   std::string argv_json, config_path, config_name, config_hash, tags_json, host;
   std::string device_name, device_fingerprint;
   std::string device_uuid;  // "" when the report has none, or the row predates format 2
+  std::string timing_json;  // the report's `timing` object; "" in rows that predate format 3
   double copy_bandwidth_gbps = 0, sm_clock_mhz_min = 0, sm_clock_mhz_max = 0;
   int mem_clock_mhz = 0;
   // Counted from its cases.

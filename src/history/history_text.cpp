@@ -111,6 +111,9 @@ json history_to_json(const std::vector<HistoryRun>& runs, const std::vector<Hist
                 {"device_name", r.device_name},
                 {"device_fingerprint", r.device_fingerprint},
                 {"device_uuid", r.device_uuid},
+                // The report's timing object; null for rows added before format 3.
+                {"timing", r.timing_json.empty() ? json(nullptr)
+                                                 : json::parse(r.timing_json, nullptr, false)},
                 {"copy_bandwidth_gbps", number(r.copy_bandwidth_gbps)},
                 {"sm_clock_mhz_min", number(r.sm_clock_mhz_min)},
                 {"sm_clock_mhz_max", number(r.sm_clock_mhz_max)},

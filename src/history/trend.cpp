@@ -1,10 +1,16 @@
 #include "history/trend.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <string>
 #include <utility>
+
+#include "gate/preflight.h"
 
 namespace rkv {
 namespace {
@@ -78,10 +84,34 @@ bool natural_less(const std::string& a, const std::string& b) {
   return a.size() - i < b.size() - j;
 }
 
+// The run's timing settings, when its row has them (format 3) and they read.
+std::optional<TimingOptions> timing_of(const HistoryRun& run) {
+  if (run.timing_json.empty()) return std::nullopt;
+  const nlohmann::json j = nlohmann::json::parse(run.timing_json, nullptr, false);
+  if (j.is_discarded()) return std::nullopt;
+  try {
+    return j.get<TimingOptions>();
+  } catch (const ReportFormatError&) {
+    return std::nullopt;
+  }
+}
+
 void judge(const TrendPoint& previous, TrendPoint& point) {
   if (previous.run->device_fingerprint != point.run->device_fingerprint) {
     point.note = "measured on another device than the previous point";
     return;
+  }
+  // compare refuses two runs timed with other settings (without --force): so does the trend.
+  // Rows from before format 3 carry none, and are judged as before.
+  const auto before = timing_of(*previous.run), now = timing_of(*point.run);
+  if (before && now) {
+    const std::vector<std::string> d = timing_differences(*before, *now);
+    if (!d.empty()) {
+      point.note = "timed with other settings than the previous point:";
+      for (std::size_t i = 0; i < d.size(); ++i)
+        point.note += (i ? ", " : " ") + d[i];
+      return;
+    }
   }
   CompareOptions o;
   o.force = true;  // the rows carry no device but its uuid; the fingerprints were compared above

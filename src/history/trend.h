@@ -16,8 +16,9 @@ namespace rkv {
 struct TrendPoint {
   const HistoryRun* run = nullptr;
   HistoryCase result;
-  // Against the previous point; absent for the first point, and when the device changed between
-  // the two runs (numbers from different GPUs are not compared).
+  // Against the previous point; absent for the first point, when the device changed between the
+  // two runs (numbers from different GPUs are not compared), and when their timing settings
+  // differ as `compare` refuses them (gate/preflight.h, timing_differences).
   std::optional<Verdict> verdict;
   std::string note;  // why, one line (compare's notes joined), or why there is no verdict
 };

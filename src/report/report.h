@@ -107,6 +107,8 @@ void to_json(nlohmann::json& j, const CaseResult& c);
 void to_json(nlohmann::json& j, const Report& r);
 // Reading (report_read.cpp): throws ReportFormatError naming the key path.
 void from_json(const nlohmann::json& j, Report& r);
+// The `timing` object alone, as a report holds it (the history keeps it per run).
+void from_json(const nlohmann::json& j, TimingOptions& t);
 
 std::string report_to_string(const Report& r);  // pretty JSON, newline-terminated
 

@@ -275,6 +275,14 @@ void from_json(const nlohmann::json& j, Report& r) {
   }
 }
 
+void from_json(const nlohmann::json& j, TimingOptions& t) {
+  try {
+    t = read_timing(JsonField(j));
+  } catch (const JsonError& e) {
+    throw ReportFormatError(e.what());
+  }
+}
+
 Report read_report(const std::string& path) {
   const std::string where = "report " + quote(path, kPathQuoteMax) + ": ";
   try {
