@@ -44,6 +44,10 @@
 #   pdl       pdl.json (configs/pdl.json: producer and producer_pdl modes), pdl-table.md
 #   pdl-weights  pdl-weights-mha.json, pdl-weights-gqa.json and their -table.md (configs/
 #             pdl-weights-*.json: the producer first streams the shape's QKV weights, 96 / 48 MiB)
+#   goals     floor-line.json (configs/floor-line.json: issue 12's 80 floor cells, cold, about
+#             4 min), goals.txt (scripts/check_kernel_goals.py: the floor goal on it, the decode
+#             goal on this call's seed table and the PDL goal on its pdl.json, where earlier steps
+#             wrote them; a goal not met is a result, an unreadable report fails the step)
 #   cold-floor  cold-floor.txt (scripts/cold_floor_probe.sh: event pair, net cold floor, ncu's
 #             empty kernel), cold-floor.tar.gz
 #   fp8-probe  fp8-probe.txt (scripts/placement_table.py: per pass, each variant's time and the
@@ -404,6 +408,29 @@ step_pdl-weights() {
   done
   return $rc
 }
+# Issue 12's goals, judged on this call's reports (docs/methodology.md, "The kernel's goals").
+step_goals() {
+  bench bench --config configs/floor-line.json --json "$OUT/floor-line.json"
+  local rc=$? goal report seeds
+  seeds=("$OUT"/seed-table-*.json)
+  : >"$OUT/goals.txt"
+  for goal in floor decode pdl; do
+    case $goal in
+      floor) report=$OUT/floor-line.json ;;
+      decode) report=${seeds[0]} ;;
+      pdl) report=$OUT/pdl.json ;;
+    esac
+    if [[ ! -f $report ]]; then
+      echo "== $goal: no report in this call" >>"$OUT/goals.txt"
+      continue
+    fi
+    echo "== $goal (${report##*/})" >>"$OUT/goals.txt"
+    python3 scripts/check_kernel_goals.py "$goal" "$report" >>"$OUT/goals.txt" 2>&1
+    (($? == 2)) && rc=1
+  done
+  cat "$OUT/goals.txt"
+  return $rc
+}
 # The cold window's parts: the event pair, the net empty-kernel floor, ncu's empty kernel.
 step_cold-floor() {
   timeout -k 10 "$limit" bash scripts/cold_floor_probe.sh "$scratch/cold-floor" \
@@ -440,7 +467,7 @@ step_never-slower() {
 
 for s in "$@"; do
   if ! declare -F "step_$s" >/dev/null; then
-    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize edge sanitize-edge ncu gbench decode prefill ab adopted ncu-table dumps noise floor pdl pdl-weights cold-floor fp8-probe never-slower)" | tee -a "$log"
+    echo "device_run: unknown step '$s' (info tests smoke seed seed2 matrix sanitize edge sanitize-edge ncu gbench decode prefill ab adopted ncu-table dumps noise floor pdl pdl-weights goals cold-floor fp8-probe never-slower)" | tee -a "$log"
     echo "$s 4 0" >>"$OUT/steps.txt"
     continue
   fi
