@@ -43,7 +43,8 @@ PDL_US = 1.0
 
 
 def fused_median(case):
-    for v in case.get("variants") or []:
+    variants = case.get("variants")
+    for v in variants if isinstance(variants, list) else []:
         if isinstance(v, dict) and v.get("variant") == "fused":
             return v.get("median_us")
     return None
@@ -103,7 +104,8 @@ def pdl_goal(rows):
             return None
         return spec_key(case, "heads", "cache_dtype")
 
-    cells = sorted({k for k in map(key, rows) if k is not None and None not in k})
+    cells = sorted({k for k in map(key, rows) if k is not None and None not in k},
+                   key=lambda k: tuple(map(str, k)))
     return Goal(cells, key, fused_median, lambda cell: PDL_US, " us", at_most=True)
 
 
@@ -127,7 +129,8 @@ def judge(goal, rows):
         why = []
         for case in found:
             value = goal.value(case)
-            disposition = (case.get("validation") or {}).get("disposition")
+            validation = case.get("validation")
+            disposition = validation.get("disposition") if isinstance(validation, dict) else None
             if disposition != "passed":
                 why.append(f"{case.get('id')}: validation {disposition}")
             elif not number(value):

@@ -95,6 +95,16 @@ low_id, other_id = spoiled["cases"][low]["id"], twin["id"]
 check(any(f"{low_id}: " in line and "not >= 94 %" in line for line in lines), out)
 check(any(f"{other_id}: validation incorrect" in line for line in lines), out)
 
+# Keys of the wrong type in a row: no crash, the row does not count as passed or as valued.
+odd = copy.deepcopy(floor)
+odd["cases"][0]["validation"] = "passed"
+odd["cases"][1]["fused_pct_of_bandwidth"] = "99"
+odd["cases"][2]["spec"] = []
+code, out, err = run("floor", write("odd.json", odd), mla_path)
+check(code == 1 and summary(out) == "77 of 80 cells meet the goal" and not err, out + err)
+check(f"{odd['cases'][0]['id']}: validation None" in out and
+      f"{odd['cases'][1]['id']}: no value" in out, out)
+
 # An interrupted run: its cells may be met, the goal is not.
 cut = copy.deepcopy(floor)
 cut["complete"] = False
@@ -134,6 +144,11 @@ fused(fp8)["median_us"] = rng.uniform(1.61, 1.8)  # over auto's bound, within fp
 code, out, _ = run("decode", write("seed-slow.json", seed))
 check(code == 1 and summary(out) == "7 of 8 cells meet the goal", out)
 check(out.startswith(f"{auto['spec']['dtype']}|auto|{auto['spec']['heads']}\t{auto['id']}: "), out)
+
+odd_seed = copy.deepcopy(seed)
+next(c for c in odd_seed["cases"] if c["id"] == fp8["id"])["variants"] = 7
+code, out, err = run("decode", write("seed-odd.json", odd_seed))
+check(code == 1 and f"{fp8['id']}: no value" in out and not err, out + err)
 
 seed["cases"] = [c for c in seed["cases"] if c is not fp8]
 code, out, _ = run("decode", write("seed-short.json", seed))
