@@ -4,7 +4,6 @@ random ones on either side of each goal: every cell met, one cell spoiled in eac
 past the bound, a failed validation beside a good row, a missing cell), rows the goal does not
 name left out, and the inputs it refuses."""
 import copy
-import gzip
 import json
 import os
 import random
@@ -12,19 +11,13 @@ import subprocess
 import sys
 import tempfile
 
-from script_checks import check, run_script
+from script_checks import check, committed_h200_report, run_script
 
 SOURCE = sys.argv[1]
 CLI = sys.argv[2] if len(sys.argv) > 2 else None  # rope-kv-bench: configs/floor-line.json's plan
 SCRIPT = os.path.join(SOURCE, "scripts", "check_kernel_goals.py")
-H200 = os.path.join(SOURCE, "results", "h200")
 rng = random.Random()
 tmp = tempfile.mkdtemp()
-
-
-def load(*parts):
-    with gzip.open(os.path.join(H200, *parts), "rt") as f:
-        return json.load(f)
 
 
 def write(name, report):
@@ -47,7 +40,7 @@ def summary(out):
 
 
 # --- floor: the 48 MHA/GQA cells of wave 22's floor run, and MLA rows made from them ---------
-floor = load("wave22", "floor", "floor.json.gz")
+floor = committed_h200_report(SOURCE, "wave22", "floor", "floor.json.gz")
 check(len(floor["cases"]) == 48, "the floor run holds the 48 MHA/GQA cells")
 for c in floor["cases"]:
     c["fused_pct_of_bandwidth"] = rng.uniform(94.0, 99.9)
@@ -129,7 +122,7 @@ if CLI:
     check(code == 0 and out.strip() == "80 of 80 cells meet the goal", f"floor-line.json: {out}")
 
 # --- decode: the eight N = 1 cells of wave 23's seed table --------------------------------------
-seed = load("wave23", "seed", "seed-table-run1.json.gz")
+seed = committed_h200_report(SOURCE, "wave23", "seed", "seed-table-run1.json.gz")
 ones = [c for c in seed["cases"] if c["spec"]["tokens"] == 1]
 check(len(ones) == 8, "the seed table has eight N = 1 cases")
 for c in ones:
@@ -155,7 +148,7 @@ code, out, _ = run("decode", write("seed-short.json", seed))
 check(code == 1 and "\tmissing: no row in the reports" in out, out)
 
 # --- pdl: wave 23's producer-mode run ------------------------------------------------------------
-pdl = load("wave23", "pdl", "exp-rwc", "pdl.json.gz")
+pdl = committed_h200_report(SOURCE, "wave23", "pdl", "exp-rwc", "pdl.json.gz")
 pdl_ones = [c for c in pdl["cases"] if c["mode"] == "producer_pdl" and c["spec"]["tokens"] == 1]
 check(len(pdl_ones) >= 2, "the PDL run has producer_pdl cases at N = 1")
 for c in pdl_ones:

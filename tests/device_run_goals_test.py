@@ -5,7 +5,6 @@ configs/floor-line.json, judge the floor goal on that report, the decode goal on
 earlier step left in $OUT, and say that the call has no PDL report, all into goals.txt. A goal not
 met is a result, not a failed step; a report the check cannot read fails the step."""
 import copy
-import gzip
 import json
 import os
 import random
@@ -14,22 +13,16 @@ import subprocess
 import sys
 import tempfile
 
-from script_checks import check
+from script_checks import check, committed_h200_report
 
 SOURCE = sys.argv[1]
-H200 = os.path.join(SOURCE, "results", "h200")
 tmp = tempfile.mkdtemp()
 rng = random.Random()
 
 
-def load(*parts):
-    with gzip.open(os.path.join(H200, *parts), "rt") as f:
-        return json.load(f)
-
-
 # The floor report the stand-in writes: wave 22's 48 MHA/GQA cells and 32 MLA rows made from
 # them, every value drawn above its goal but `low` rows, drawn below.
-floor = load("wave22", "floor", "floor.json.gz")
+floor = committed_h200_report(SOURCE, "wave22", "floor", "floor.json.gz")
 mla = copy.deepcopy(floor["cases"][:32])
 for i, c in enumerate(mla):
     heads = "mla:16" if i % 2 else "mla:128"
@@ -80,7 +73,7 @@ def goals(build, seed=None):
     return p.returncode, text, step
 
 
-seed = load("wave23", "seed", "seed-table-run1.json.gz")
+seed = committed_h200_report(SOURCE, "wave23", "seed", "seed-table-run1.json.gz")
 for c in seed["cases"]:
     if c["spec"]["tokens"] == 1:
         for v in c["variants"]:

@@ -1,4 +1,7 @@
 """What the tests of scripts/*.py share: run a script the way a user does, and fail loudly."""
+import gzip
+import json
+import os
 import subprocess
 import sys
 
@@ -13,3 +16,9 @@ def check(cond, what):
     if not cond:
         print("FAIL:", what)
         sys.exit(1)
+
+
+def committed_h200_report(source, *parts):
+    """A gzipped report committed under SOURCE/results/h200/ (PARTS: its path below there)."""
+    with gzip.open(os.path.join(source, "results", "h200", *parts), "rt") as f:
+        return json.load(f)
