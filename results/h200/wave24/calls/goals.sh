@@ -15,7 +15,7 @@ tar -xJf "$tarball" || { echo "goals.sh: cannot unpack $tarball" >&2; exit 4; }
 bin=$(pwd)/$dir${ADOPTED:+/$ADOPTED}
 [[ -f $bin/rope-kv-bench ]] || { echo "goals.sh: no build at $bin" >&2; exit 4; }
 chmod +x "$bin/rope-kv-bench"
-# floor-line takes about 240 s: a little more room than the default 290 s a step.
+# floor-line takes about 240 s, close to the default bound of 290 s a step: give it room.
 STEP_TIMEOUT=330 BIN=$bin OUT=$OUT/goals bash scripts/device_run.sh info seed pdl goals
 tar -C "$OUT" -czf "$OUT/goals.tar.gz" goals && rm -rf "${OUT:?}/goals"
 echo "goals.sh done ($SECONDS s)"
