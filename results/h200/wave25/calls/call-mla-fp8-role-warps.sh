@@ -7,11 +7,11 @@
 #   (dist/s31/rope-kv-bench: HEAD's kernels; session 31 copied dist/s30's, the same kernels)
 #   tar -C dist -cf - s31/rope-kv-bench s31/exp-mlarw s31/exp-mlarwc | xz -T2 -9 > dist/s31.tar.xz
 # and call with carry ["dist/s31.tar.xz"]. The rule, fixed before the run: two interleaved rounds
-# over the 16 cases of wave25/calls/mla-fp8-cases.txt, judged on all of them at >= 3 % faster, no
+# over the 16 cases of mla-fp8-role-warps.subset.txt (in $P), judged on all of them at >= 3 % faster, no
 # case more than 2 % slower; then the adopted build's matrix and sanitizer set ($OUT/c7.tar.gz).
 set -u
 ADOPTED_STEPS="matrix sanitize" AB_ROUNDS=2 AB_MIN_GAIN=3 \
-  AB_CASES=results/h200/wave25/calls/mla-fp8-cases.txt \
+  AB_CASES=results/h200/experiments/patches/mla-fp8-role-warps.subset.txt \
   bash scripts/ab_call.sh dist/s31.tar.xz s31 c7
 echo "ab_call done ($SECONDS s)"
 exit 0
