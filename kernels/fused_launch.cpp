@@ -134,7 +134,7 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   // has few q rotation units (neox_half_units_pay; 16x2x256 rot = 64 and mla:16 rot = 32 7-12 %
   // faster at 16k-65k, session 18's A/B, round 3), at 16 CTAs a SM (another 6-9 % on those two at
   // 16k-65k, session 19).
-  const bool roles = role_major_units(a, plan);
+  const bool roles = role_major_units(a, plan) || mla_fp8_role_warps(a, plan);
   if (half_units && roles && neox_half_units_pay(a, plan)) {
     const WorkPlan half = make_fused_plan(a, vec, 1, vec / 2);
     const RoleMajorSplit split = make_role_major_split(a, half);

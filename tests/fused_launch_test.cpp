@@ -44,6 +44,33 @@ FusedLaunch route(const RopeKvArgs& a, const FusedOccupancy& o) {
   return plan_fused_launch(a, 8, o);
 }
 
+// MLA with an fp8 cache and full rotary where copies are at least a quarter of a token's units
+// (mla:16): role-major order, segments of whole warps, so no warp runs two roles' branches.
+// mla:128 (12 % copies), the auto cache and decode sizes keep their routes (round 24).
+TEST(FusedLaunch, Fp8Mla16FullRotaryTakesRoleMajorWholeWarps) {
+  for (std::int64_t n : {2048, 16384, 65536}) {
+    RopeKvArgs a = mla(16, 64, n, CacheDType::fp8_e4m3);
+    FusedLaunch l = route(a);
+    EXPECT_EQ(l.kernel, FusedKernel::prefill_half) << n;
+    EXPECT_TRUE(l.roles) << n;
+    a.style = RopeStyle::gptj;
+    l = route(a);
+    EXPECT_EQ(l.kernel, FusedKernel::flat) << n;
+    EXPECT_TRUE(l.roles) << n;
+    a.cache_dtype = CacheDType::fp8_e5m2;
+    EXPECT_TRUE(route(a).roles) << n;
+    a.cache_dtype = CacheDType::auto_;
+    EXPECT_FALSE(route(a).roles) << n;
+    RopeKvArgs wide = mla(128, 64, n, CacheDType::fp8_e4m3);
+    EXPECT_FALSE(route(wide).roles) << n;
+    wide.style = RopeStyle::gptj;
+    EXPECT_FALSE(route(wide).roles) << n;
+  }
+  const RopeKvArgs a = mla(16, 64, 16384, CacheDType::fp8_e4m3);
+  EXPECT_TRUE(mla_fp8_role_warps(a, make_fused_plan(a, 8)));
+  EXPECT_FALSE(role_major_units(a, make_fused_plan(a, 8)));  // no pass-through units to order
+}
+
 TEST(FusedLaunch, DecodeSizesTakeTheRowWarpLayoutOrWholeWarpsARole) {
   // Neox rows of rotation only: the row-warp layout, lanes of whole warps.
   FusedLaunch l = route(heads(32, 8, 128, 128, 1));
@@ -226,7 +253,7 @@ TEST(FusedLaunch, Fp8MhaLaunchesOnTheFlatGridMoveTwoChunksACopyUnit) {
             FusedKernel::strided);
   EXPECT_EQ(route(heads(40, 8, 80, 80, 16384, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat);
-  EXPECT_EQ(route(mla(16, 64, 16384, CacheDType::fp8_e4m3)).kernel, FusedKernel::flat);
+  EXPECT_NE(route(mla(16, 64, 16384, CacheDType::fp8_e4m3)).kernel, FusedKernel::flat_wide);
   EXPECT_NE(route(heads(32, 32, 128, 128, 16384)).kernel, FusedKernel::flat_wide);
   EXPECT_NE(route(heads(32, 32, 128, 128, 1, RopeStyle::gptj)).kernel, FusedKernel::flat_wide);
   // Where the instantiation reports no occupancy, the one-chunk flat kernel.
