@@ -1,5 +1,6 @@
 #include "fused_launch.h"
 
+#include "decode_role_params.h"
 #include "row_warp_params.h"
 
 #include <algorithm>
@@ -88,7 +89,10 @@ FusedLaunch make_launch(FusedKernel kernel, bool roles, const WorkPlan& plan,
 // two roles (whose chains of round trips it would run one after the other), where the row-major
 // order or the compact segments mix them (14 % faster on 28 decode cases, no case confirmed
 // slower: results/NOTES.md, "decode role warps", sessions 15-17). False where that does not apply
-// or the grid passes half a wave of the kernel's resident CTAs (per_sm a SM).
+// or the grid passes half a wave of the kernel's resident CTAs (per_sm a SM). Launches of at most
+// kCompactDecodeCtasPerSm CTAs a SM whose fields fit (decode_role_params_fit) take the kernel's
+// compact parameters: there a lane's time is its chain of round trips, which they shorten (round
+// 22: up to 11 % faster); at 5.8 CTAs a SM the compact kernel's extra instructions cost 5-8 %.
 bool decode_role_warps(const RopeKvArgs& a, const WorkPlan& p, const FusedOccupancy& o, int per_sm,
                        FusedKernel kernel, FusedLaunch& out) {
   const RoleMajorSplit warps = make_role_major_split(a, p, true);
@@ -98,6 +102,8 @@ bool decode_role_warps(const RopeKvArgs& a, const WorkPlan& p, const FusedOccupa
   if ((warps.padded_units_per_token == 0 && !rows_mix_roles) || ctas > half_a_wave(o, per_sm))
     return false;
   out = make_launch(kernel, true, p, warps, threads, ctas);
+  out.compact =
+      ctas <= std::int64_t{kCompactDecodeCtasPerSm} * o.sms && decode_role_params_fit(a, p, warps);
   return true;
 }
 
@@ -185,6 +191,15 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
       if (fp8_flat_wide_pays(a, plan, wide_ctas, std::int64_t{o.sms} * o.flat_wide[roles]))
         return make_launch(FusedKernel::flat_wide, roles, wide, wide_split, wide_threads,
                            wide_ctas);
+    }
+    // The rest of MLA fp8 full rotary (mla:128, few copies): whole warps a role on the flat grid
+    // only, where the role-major grid is as large as the row-major one: 1.7-17.8 % faster (neox
+    // 256-8192 tokens, gpt-j 128; round 25, session 32, on an H100). Round 24's all-MLA build,
+    // which also moved mla:128 off the strided grid, lost up to 9 % there.
+    const std::int64_t role_threads = a.num_tokens * launched_units_per_token(plan, split, true);
+    if (!roles && mla_fp8_full_rows(a, plan) && ctas_for(role_threads) <= kMaxCtas) {
+      return make_launch(FusedKernel::flat, true, plan, split, role_threads,
+                         ctas_for(role_threads));
     }
     return make_launch(FusedKernel::flat, roles, plan, split, threads, ctas);
   }

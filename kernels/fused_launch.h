@@ -17,8 +17,10 @@ constexpr int kFusedThreads = 128;  // threads per CTA of every fused kernel
 enum class FusedKernel {
   too_large,     // the grid would pass 2^31 - 1 CTAs: refused (cudaErrorInvalidConfiguration)
   row_warp,      // rope_kv_fused_row_warp_kernel: neox rows of rotation only, decode sizes
-  decode_half,   // rope_kv_fused_half_kernel, role-major, segments padded to warps, decode sizes
-  decode_roles,  // the flat role-major unit kernel, segments padded to warps, decode sizes
+  decode_half,   // role-major, half units, segments padded to warps, decode sizes (compact:
+                 // rope_kv_fused_decode_roles_kernel with HALF, else rope_kv_fused_half_kernel)
+  decode_roles,  // role-major, segments padded to warps, decode sizes (compact:
+                 // rope_kv_fused_decode_roles_kernel, else the flat role-major unit kernel)
   prefill_half,  // rope_kv_fused_half_prefill_kernel: half units beyond decode sizes
   wide,          // rope_kv_fused_wide_kernel: strided, two chunks a copy unit
   flat_wide,     // rope_kv_fused_flat_wide_kernel: one unit a thread, two chunks a copy unit
@@ -49,7 +51,12 @@ struct FusedLaunch {
   RowWarpPlan rows;
   std::int64_t threads = 0;
   std::int64_t ctas = 0;
+  bool compact = false;  // decode_half, decode_roles: the kernel of compact parameters
 };
+
+// The most CTAs a SM (of the launch, not resident) for which decode role-major launches take
+// their compact parameters (fused_launch.cpp, decode_role_warps).
+constexpr int kCompactDecodeCtasPerSm = 5;
 
 // The launch rope_kv_fused() makes for `a` with `vec`-element accesses on a GPU of occupancy
 // `o`, every routing rule of this file in the order the launcher asks them: at decode sizes (the

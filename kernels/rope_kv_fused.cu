@@ -16,15 +16,17 @@
 // grid drops a CTA or two where its stride would otherwise pin each thread to the same few units of
 // every token (strided_grid_ctas, work_plan.h). At decode sizes neox rows of rotation only take a
 // third shape with its own lane code and its own compact parameters, the row-warp layout
-// (RowWarpPlan, work_plan.h; row_warp_params.h). With fp8 caches, neox role-major launches at
-// decode sizes, and beyond them where a token has few q rotation units, take neox units of half a
-// chunk in a kernel of their own
-// (rope_kv_fused_half_kernel; beyond decode sizes bounded to 16 CTAs a SM,
-// rope_kv_fused_half_prefill_kernel). Which of these a call takes is decided in one place,
-// plan_fused_launch (fused_launch.h, host code a unit test asks); this file's launcher only turns
-// its answer into a launch.
+// (RowWarpPlan, work_plan.h; row_warp_params.h); the other decode launches run role-major with
+// each segment padded to whole warps, with compact parameters up to a launch size
+// (rope_kv_fused_decode_roles_kernel; decode_role_params.h). With fp8 caches, neox role-major
+// launches at decode sizes, and beyond them where a token has few q rotation units, take neox
+// units of half a chunk (at decode sizes rope_kv_fused_half_kernel, or the compact kernel with
+// HALF; beyond them rope_kv_fused_half_prefill_kernel, bounded to 16 CTAs a SM). Which of these a
+// call takes is decided in one place, plan_fused_launch (fused_launch.h, host code a unit test
+// asks); this file's launcher only turns its answer into a launch.
 #include <type_traits>
 
+#include "decode_role_params.h"
 #include "dispatch.cuh"
 #include "fused_launch.h"
 #include "rope_kv.h"
@@ -60,9 +62,9 @@ __device__ __forceinline__ E* plan_cache_entry(const CacheTensor& c, const WorkP
   return cache_entry_at<E>(c, block, offset, head, dim);
 }
 
-// The entry (slot, head, dim) of a compact parameter block's cache view (row_warp_params.h): the
-// block split by the view's own divider. slot >= 0 (the launcher refuses caches of 2^31 or more
-// slots).
+// The entry (slot, head, dim) of a compact parameter block's cache view (row_warp_params.h,
+// decode_role_params.h): the block split by the view's own divider. slot >= 0 (the launcher
+// refuses caches of 2^31 or more slots).
 template <typename E, typename Role>
 __device__ __forceinline__ E* role_cache_entry(const Role& r, std::int64_t slot, int head,
                                                int dim) {
@@ -353,6 +355,112 @@ __global__ void __launch_bounds__(kFusedThreads, 16)
   if (gid < head.total_lanes) row_warp_lane<T, C, VEC>(head, roles, gid);
 }
 
+// The work of lane `gid` of a decode role-major launch, from the parameters of
+// decode_role_params.h: fused_unit's work in role-major order with every segment padded to whole
+// warps (so that a warp holds one role), COPY 1. The same order of reads: the position and its
+// cos/sin entries, the slot and the scale, then the wait for the previous grid, then q/k/v. The
+// scale is read whatever the slot (its pointer is set only where an fp8 cache is written), and a
+// copy lane loads its chunk before it looks at the slot (tokens past the cached ones load
+// nothing), so neither waits for the slot's round trip. HALF: neox rotation units of half a chunk
+// (neox_half_units, work_plan.h), with the plan made for them.
+template <typename T, CacheDType C, int VEC, bool NEOX, bool HALF>
+__device__ __forceinline__ void decode_role_lane(const DecodeRoleHead& head,
+                                                 const DecodeRoles& roles,
+                                                 const std::uint32_t gid) {
+  using CacheT = typename CacheElem<T, C>::type;
+  constexpr int RV = HALF ? VEC / 2 : VEC;  // elements per rotation chunk
+  std::uint32_t tq, ur;
+  head.per_token.divmod(gid, tq, ur);
+  const std::int64_t t = tq;
+  const int u = static_cast<int>(ur);
+  // The segment holding u (constant indices only: an indexed parameter array would be copied to
+  // the stack), and its first lane.
+  int seg = 0, start = 0;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    if (u >= head.segment_start[i]) {
+      seg = i + 1;
+      start = head.segment_start[i];
+    }
+  }
+  const DecodeRole& r = roles.segment[seg];
+  const int in_seg = u - start;
+  if (in_seg >= r.units) return;  // a gap: no unit
+  std::uint32_t hr, wr;
+  r.per_row.divmod(static_cast<std::uint32_t>(in_seg), hr, wr);
+  const int h = static_cast<int>(hr), w = static_cast<int>(wr);
+  const T* src =
+      static_cast<const T*>(r.src) + t * r.src_token_stride + std::int64_t{h} * r.src_head_stride;
+  const auto table_row = [&] {
+    return static_cast<const void*>(static_cast<const char*>(r.cos_sin) +
+                                    head.positions[t] * r.cos_sin_stride *
+                                        (r.cos_sin_fp32 != 0 ? 4 : sizeof(T)));
+  };
+  const auto out_row = [&] {
+    return static_cast<T*>(r.out) + t * r.out_token_stride + std::int64_t{h} * r.out_head_stride;
+  };
+
+  if (seg == q_rotation || seg == q_passthrough) {  // query: [T, Hq, Dq] -> query_out or in place
+    if (seg == q_rotation) {
+      const UnitCosSin<RV, NEOX> cs =
+          load_unit_cos_sin<T, RV, NEOX>(table_row(), r.cos_sin_fp32 != 0, r.rot_dim, w);
+      wait_for_prerequisite_grid();
+      const RotatedChunks<T, RV> rc = rotate_unit<T, RV, NEOX>(src, r.rot_offset, r.rot_dim, w, cs);
+      T* dst = out_row();
+#pragma unroll
+      for (int i = 0; i < (NEOX ? 2 : 1); ++i)
+        store_vec<T, RV>(dst + rc.dim[i], rc.chunk[i]);
+    } else {
+      wait_for_prerequisite_grid();
+      const int d = passthrough_dim(w, VEC, r.rot_offset, r.rot_dim);
+      store_vec<T, VEC>(out_row() + d, load_vec<T, VEC>(src + d));
+    }
+    return;
+  }
+
+  // Only the first Tc tokens own a slot; -1 (or no mapping) means nothing goes to the cache. With
+  // an fp8 cache the slot is kept in 32 bits, as in fused_unit.
+  using Slot = std::conditional_t<C == CacheDType::auto_, std::int64_t, int>;
+  const bool cached_token = head.slot_mapping != nullptr && t < head.num_cache_tokens;
+  const Slot slot = cached_token ? static_cast<Slot>(head.slot_mapping[t]) : Slot{-1};
+  const float scale =
+      C == CacheDType::auto_ || r.scale == nullptr ? 1.f : r.scale[h * head.scale_head_stride];
+
+  if (seg == k_rotation) {  // key: rotated in place (unless !write_back_key) and into key_cache
+    const UnitCosSin<RV, NEOX> cs =
+        load_unit_cos_sin<T, RV, NEOX>(table_row(), r.cos_sin_fp32 != 0, r.rot_dim, w);
+    wait_for_prerequisite_grid();
+    const RotatedChunks<T, RV> rc = rotate_unit<T, RV, NEOX>(src, 0, r.rot_dim, w, cs);
+#pragma unroll
+    for (int i = 0; i < (NEOX ? 2 : 1); ++i) {
+      if (r.out != nullptr) store_vec<T, RV>(out_row() + rc.dim[i], rc.chunk[i]);
+      if (slot >= 0)
+        store_cache_chunk<T, C, RV>(role_cache_entry<CacheT>(r, slot, h, rc.dim[i]), rc.chunk[i],
+                                    scale);
+    }
+    return;
+  }
+
+  // k pass-through and v ([Tc, Hkv, Dv]: only cached tokens have a row): one chunk each.
+  wait_for_prerequisite_grid();
+  if (!cached_token) return;
+  const int d = seg == k_passthrough ? passthrough_dim(w, VEC, 0, r.rot_dim) : w * VEC;
+  const Vec<T, VEC> x = load_vec<T, VEC>(src + d);
+  if (slot < 0) return;
+  store_cache_chunk<T, C, VEC>(role_cache_entry<CacheT>(r, slot, h, d), x, scale);
+}
+
+// The decode role-major kernel (FusedKernel::decode_roles, and decode_half with HALF): a flat
+// grid of whole-warp segments, launched only where it fills at most half of one wave of resident
+// CTAs. Its parameters are the compact ones of decode_role_params.h, not RopeKvArgs.
+template <typename T, CacheDType C, int VEC, bool NEOX, bool HALF>
+__global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_decode_roles_kernel(
+    const DecodeRoleHead head, const __grid_constant__ DecodeRoles roles) {
+  allow_dependent_grid_launch();
+  const std::uint32_t gid = blockIdx.x * kFusedThreads + threadIdx.x;
+  if (gid < head.total_lanes) decode_role_lane<T, C, VEC, NEOX, HALF>(head, roles, gid);
+}
+
 template <typename T, CacheDType C, int VEC, bool NEOX, bool STRIDE, bool ROLES>
 __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a, const WorkPlan p,
                                                              const std::int64_t total_units,
@@ -374,7 +482,8 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a,
 
 // The flat role-major kernel with neox rotation units of half a chunk, for fp8 caches at 8
 // elements a chunk (neox_half_units, work_plan.h): 36 registers against the whole-chunk
-// kernel's 48, 12 CTAs per SM instead of 10.
+// kernel's 48, 12 CTAs per SM instead of 10. Decode launches of few CTAs a SM take
+// rope_kv_fused_decode_roles_kernel with HALF instead (fused_launch.cpp, decode_role_warps).
 template <typename T, CacheDType C>
 __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_half_kernel(const RopeKvArgs a,
                                                                   const WorkPlan p,
@@ -515,13 +624,28 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
       }
       break;
     case FusedKernel::decode_half:
+    case FusedKernel::decode_roles: {
+      const bool half = l.kernel == FusedKernel::decode_half;
+      if (!l.compact) {
+        if (!half)
+          return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, true>, grid, kFusedThreads,
+                               stream, pdl, a, l.plan, l.threads, l.split);
+        if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V))
+          return launch_kernel(rope_kv_fused_half_kernel<T, C>, grid, kFusedThreads, stream, pdl, a,
+                               l.plan, l.threads, l.split);
+        break;
+      }
+      DecodeRoleHead head;
+      DecodeRoles roles;
+      make_decode_role_params(a, l.plan, l.split, l.threads, head, roles);
+      if (!half)
+        return launch_kernel(rope_kv_fused_decode_roles_kernel<T, C, V, N, false>, grid,
+                             kFusedThreads, stream, pdl, head, roles);
       if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V))
-        return launch_kernel(rope_kv_fused_half_kernel<T, C>, grid, kFusedThreads, stream, pdl, a,
-                             l.plan, l.threads, l.split);
+        return launch_kernel(rope_kv_fused_decode_roles_kernel<T, C, 8, true, true>, grid,
+                             kFusedThreads, stream, pdl, head, roles);
       break;
-    case FusedKernel::decode_roles:
-      return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, true>, grid, kFusedThreads,
-                           stream, pdl, a, l.plan, l.threads, l.split);
+    }
     case FusedKernel::prefill_half:
       if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V))
         return launch_kernel(rope_kv_fused_half_prefill_kernel<T, C>, grid, kFusedThreads, stream,

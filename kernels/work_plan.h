@@ -115,9 +115,11 @@ inline bool role_major_units(const RopeKvArgs& a, const WorkPlan& p) {
 // Only where copies are at least a quarter of the units (mla:16, not mla:128's many q rows):
 // mla:16 10-19 % faster at 2048-65k with neox, 1-13 % with gpt-j; taken on mla:128 too, up to
 // 9 % slower (round 24, session 32, on an H100).
+inline bool mla_fp8_full_rows(const RopeKvArgs& a, const WorkPlan& p) {
+  return mla_layout(a) && a.cache_dtype != CacheDType::auto_ && p.q_pass == 0 && p.k_pass == 0;
+}
 inline bool mla_fp8_role_warps(const RopeKvArgs& a, const WorkPlan& p) {
-  return mla_layout(a) && a.cache_dtype != CacheDType::auto_ && p.q_pass == 0 && p.k_pass == 0 &&
-         4 * copy_units_per_token(a, p) >= p.units_per_token;
+  return mla_fp8_full_rows(a, p) && 4 * copy_units_per_token(a, p) >= p.units_per_token;
 }
 
 // pad_always: pad wherever a segment is not whole warps, whatever the idle lanes cost (decode-size

@@ -62,10 +62,34 @@ TEST(FusedLaunch, Fp8Mla16FullRotaryTakesRoleMajorWholeWarps) {
     a.cache_dtype = CacheDType::auto_;
     EXPECT_FALSE(route(a).roles) << n;
     RopeKvArgs wide = mla(128, 64, n, CacheDType::fp8_e4m3);
-    EXPECT_FALSE(route(wide).roles) << n;
+    EXPECT_EQ(route(wide).roles, n < 16384) << n;  // only on the flat grid (below)
     wide.style = RopeStyle::gptj;
     EXPECT_FALSE(route(wide).roles) << n;
   }
+  // mla:128 (12 % copies): role-major whole warps only where the row-major launch is flat, on the
+  // flat grid still; its strided launches stay row-major (round 25).
+  for (std::int64_t n : {256, 2048, 8192}) {
+    const RopeKvArgs wide = mla(128, 64, n, CacheDType::fp8_e4m3);
+    const FusedLaunch l = route(wide);
+    EXPECT_EQ(l.kernel, FusedKernel::flat) << n;
+    EXPECT_TRUE(l.roles) << n;
+    EXPECT_EQ(l.threads, n * launched_units_per_token(l.plan, l.split, true)) << n;
+  }
+  RopeKvArgs wide = mla(128, 64, 128, CacheDType::fp8_e4m3);
+  wide.style = RopeStyle::gptj;
+  EXPECT_EQ(route(wide).kernel, FusedKernel::flat);
+  EXPECT_TRUE(route(wide).roles);
+  for (std::int64_t n : {16384, 65536}) {
+    const FusedLaunch l = route(mla(128, 64, n, CacheDType::fp8_e4m3));
+    EXPECT_EQ(l.kernel, FusedKernel::strided) << n;
+    EXPECT_FALSE(l.roles) << n;
+  }
+  wide.num_tokens = wide.num_cache_tokens = 2048;  // gpt-j's strided grid from 256 tokens
+  EXPECT_EQ(route(wide).kernel, FusedKernel::strided);
+  EXPECT_FALSE(route(wide).roles);
+  wide.cache_dtype = CacheDType::auto_;  // 16-bit caches keep their routes
+  wide.style = RopeStyle::neox;
+  EXPECT_FALSE(route(wide).roles);
   const RopeKvArgs a = mla(16, 64, 16384, CacheDType::fp8_e4m3);
   EXPECT_TRUE(mla_fp8_role_warps(a, make_fused_plan(a, 8)));
   EXPECT_FALSE(role_major_units(a, make_fused_plan(a, 8)));  // no pass-through units to order
