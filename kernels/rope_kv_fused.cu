@@ -655,9 +655,19 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
     case FusedKernel::flat_wide:
     case FusedKernel::strided:
     case FusedKernel::flat:
-      if constexpr (N || C != CacheDType::auto_)
-        if (l.roles) return unit_kernels(std::true_type{});
-      return unit_kernels(std::false_type{});
+      if (!l.roles) return unit_kernels(std::false_type{});
+      if constexpr (N || C != CacheDType::auto_) {
+        return unit_kernels(std::true_type{});
+      } else {
+        // Gpt-j with a 16-bit cache has one role-major unit kernel, the flat one of its decode
+        // role warps. A role-major plan for any other grid is refused: run as row-major, its
+        // padded thread count would index tokens past the end (a plan and a launcher out of step
+        // once put 16k-token MLA launches out of bounds; results/NOTES.md, round 26).
+        if (l.kernel == FusedKernel::flat)
+          return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, true>, grid, kFusedThreads,
+                               stream, pdl, a, l.plan, l.threads, l.split);
+        return cudaErrorInvalidConfiguration;
+      }
   }
   return cudaErrorInvalidConfiguration;
 }

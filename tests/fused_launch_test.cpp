@@ -38,7 +38,8 @@ RopeKvArgs mla(int hq, int rot, std::int64_t tokens, CacheDType cache = CacheDTy
 }
 
 FusedLaunch route(const RopeKvArgs& a) {
-  return plan_fused_launch(a, 8, a.cache_dtype == CacheDType::auto_ ? h200() : h200_fp8(a.style));
+  return plan_fused_launch(a, 8,
+                           a.cache_dtype == CacheDType::auto_ ? h200(a.style) : h200_fp8(a.style));
 }
 FusedLaunch route(const RopeKvArgs& a, const FusedOccupancy& o) {
   return plan_fused_launch(a, 8, o);

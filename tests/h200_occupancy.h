@@ -23,6 +23,13 @@ inline FusedOccupancy h200() {
   o.wide[0] = o.wide[1] = 9;
   return o;
 }
+// Gpt-j with a 16-bit cache has no strided or wide kernel in role-major order (the launcher's
+// instantiations): its role-major launches can only be flat.
+inline FusedOccupancy h200(RopeStyle style) {
+  FusedOccupancy o = h200();
+  if (style == RopeStyle::gptj) o.strided[1] = o.wide[1] = 0;
+  return o;
+}
 
 // With an fp8 cache the strided kernels' own occupancy: gpt-j 16 CTAs a SM, neox 9 (10 in
 // role-major order, which gpt-j never takes there), no wide kernel, and the flat two-chunk kernel
