@@ -192,12 +192,14 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
         return make_launch(FusedKernel::flat_wide, roles, wide, wide_split, wide_threads,
                            wide_ctas);
     }
-    // The rest of MLA fp8 full rotary (mla:128, few copies): whole warps a role on the flat grid
-    // only, where the role-major grid is as large as the row-major one: 1.7-17.8 % faster (neox
-    // 256-8192 tokens, gpt-j 128; round 25, session 32, on an H100). Round 24's all-MLA build,
-    // which also moved mla:128 off the strided grid, lost up to 9 % there.
+    // The rest of MLA full rotary (mla:128 with fp8, either with a 16-bit cache): whole warps a
+    // role on the flat grid only, where the role-major grid is as large as the row-major one or a
+    // little larger. Fp8: 1.7-17.8 % faster (mla:128 neox 256-8192 tokens, gpt-j 128; round 25,
+    // session 32, on an H100); round 24's all-MLA build, which also moved mla:128 off the strided
+    // grid, lost up to 9 % there. 16-bit caches: 5.9-10.9 % faster (mla:16 neox 1024, mla:128
+    // neox 256 and gpt-j 128; round 26b).
     const std::int64_t role_threads = a.num_tokens * launched_units_per_token(plan, split, true);
-    if (!roles && mla_fp8_full_rows(a, plan) && ctas_for(role_threads) <= kMaxCtas) {
+    if (!roles && mla_full_rows(a, plan) && ctas_for(role_threads) <= kMaxCtas) {
       return make_launch(FusedKernel::flat, true, plan, split, role_threads,
                          ctas_for(role_threads));
     }

@@ -107,19 +107,21 @@ inline bool role_major_units(const RopeKvArgs& a, const WorkPlan& p) {
   return order_pays && (p.q_pass > 0 || p.k_pass > 0);
 }
 
-// MLA with an fp8 cache and full rotary: its rows hold no pass-through units, so the two orders
+// MLA with full rotary (mla_full_rows): its rows hold no pass-through units, so the two orders
 // are the same, but a token's units (mla:16: 64 q, 4 k_pe, 64 latent) are not whole warps, and the
 // row-major flat grid's warps straddle roles and tokens. ncu of mla:16 neox at 16k tokens: 17.9 of
 // 32 threads active a warp, the quotient's branches run one after the other. Taken in role-major
 // order, whose segments are padded to whole warps (make_role_major_split), no warp holds two.
 // Only where copies are at least a quarter of the units (mla:16, not mla:128's many q rows):
 // mla:16 10-19 % faster at 2048-65k with neox, 1-13 % with gpt-j; taken on mla:128 too, up to
-// 9 % slower (round 24, session 32, on an H100).
-inline bool mla_fp8_full_rows(const RopeKvArgs& a, const WorkPlan& p) {
-  return mla_layout(a) && a.cache_dtype != CacheDType::auto_ && p.q_pass == 0 && p.k_pass == 0;
+// 9 % slower (round 24, session 32, on an H100). With a 16-bit cache (the wide kernel's two-chunk
+// copies) whole warps did not pay on the strided grid: -4.9 to +3.1 % (round 26).
+inline bool mla_full_rows(const RopeKvArgs& a, const WorkPlan& p) {
+  return mla_layout(a) && p.q_pass == 0 && p.k_pass == 0;
 }
 inline bool mla_fp8_role_warps(const RopeKvArgs& a, const WorkPlan& p) {
-  return mla_fp8_full_rows(a, p) && 4 * copy_units_per_token(a, p) >= p.units_per_token;
+  return mla_full_rows(a, p) && a.cache_dtype != CacheDType::auto_ &&
+         4 * copy_units_per_token(a, p) >= p.units_per_token;
 }
 
 // pad_always: pad wherever a segment is not whole warps, whatever the idle lanes cost (decode-size

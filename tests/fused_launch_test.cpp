@@ -96,6 +96,41 @@ TEST(FusedLaunch, Fp8Mla16FullRotaryTakesRoleMajorWholeWarps) {
   EXPECT_FALSE(role_major_units(a, make_fused_plan(a, 8)));  // no pass-through units to order
 }
 
+// MLA full rotary with a 16-bit cache: role-major whole warps where the row-major launch is on
+// the flat grid (round 26b), the flat grid still; the strided and wide launches keep row-major
+// order and their two-chunk copies (whole warps did not pay there, round 26).
+TEST(FusedLaunch, SixteenBitMlaFlatLaunchesTakeRoleMajorWholeWarps) {
+  struct Case {
+    int hq;
+    RopeStyle style;
+    std::int64_t tokens;
+  };
+  for (const Case c : {Case{16, RopeStyle::neox, 1024}, Case{128, RopeStyle::neox, 256},
+                       Case{128, RopeStyle::gptj, 128}}) {
+    RopeKvArgs a = mla(c.hq, 64, c.tokens);
+    a.style = c.style;
+    const FusedLaunch l = route(a);
+    EXPECT_EQ(l.kernel, FusedKernel::flat) << c.hq << " " << c.tokens;
+    EXPECT_TRUE(l.roles) << c.hq << " " << c.tokens;
+    EXPECT_EQ(l.threads, c.tokens * launched_units_per_token(l.plan, l.split, true));
+    EXPECT_GT(l.split.padded_units_per_token, l.plan.units_per_token);
+  }
+  for (RopeStyle style : {RopeStyle::neox, RopeStyle::gptj}) {
+    RopeKvArgs a = mla(16, 64, 16384);
+    a.style = style;
+    const FusedLaunch l = route(a);
+    EXPECT_EQ(l.kernel, FusedKernel::wide);
+    EXPECT_FALSE(l.roles);
+  }
+  // Gpt-j's 512-token launch is a decode one (16 CTAs a SM for that kernel): whole warps already.
+  RopeKvArgs a = mla(16, 64, 512);
+  a.style = RopeStyle::gptj;
+  EXPECT_EQ(route(a).kernel, FusedKernel::decode_roles);
+  // Partial rotary keeps its rules (k_pe's pass-through units: role_major_units decides).
+  const RopeKvArgs partial = mla(128, 32, 256);
+  EXPECT_FALSE(mla_full_rows(partial, make_fused_plan(partial, 8)));
+}
+
 TEST(FusedLaunch, DecodeSizesTakeTheRowWarpLayoutOrWholeWarpsARole) {
   // Neox rows of rotation only: the row-warp layout, lanes of whole warps.
   FusedLaunch l = route(heads(32, 8, 128, 128, 1));

@@ -24,10 +24,15 @@ inline FusedOccupancy h200() {
   return o;
 }
 // Gpt-j with a 16-bit cache has no strided or wide kernel in role-major order (the launcher's
-// instantiations): its role-major launches can only be flat.
+// instantiations): its role-major launches can only be flat. Its role-major decode kernel holds
+// 32 registers, 16 CTAs a SM (auto mla:16 gpt-j at 512 tokens, 896 CTAs, took the decode route
+// on the device: within half a wave of 16 a SM, not of 10).
 inline FusedOccupancy h200(RopeStyle style) {
   FusedOccupancy o = h200();
-  if (style == RopeStyle::gptj) o.strided[1] = o.wide[1] = 0;
+  if (style == RopeStyle::gptj) {
+    o.strided[1] = o.wide[1] = 0;
+    o.decode_roles = 16;
+  }
   return o;
 }
 
