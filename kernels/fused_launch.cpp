@@ -192,7 +192,7 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
         return make_launch(FusedKernel::flat_wide, roles, wide, wide_split, wide_threads,
                            wide_ctas);
     }
-    // The rest of MLA full rotary (mla:128 with fp8, either with a 16-bit cache): whole warps a
+    // The rest of MLA full rotary (fp8: mla:128; 16-bit caches: every head count): whole warps a
     // role on the flat grid only, where the role-major grid is as large as the row-major one or a
     // little larger. Fp8: 1.7-17.8 % faster (mla:128 neox 256-8192 tokens, gpt-j 128; round 25,
     // session 32, on an H100); round 24's all-MLA build, which also moved mla:128 off the strided
