@@ -719,6 +719,7 @@ cudaError_t rope_kv_fused_launch(const RopeKvArgs& a, RopeKvFusedLaunch* launch)
     if (l.kernel == FusedKernel::too_large) return cudaErrorInvalidConfiguration;
     launch->kernel = fused_kernel_name(l.kernel);
     launch->role_major = l.roles;
+    launch->compact = l.kernel == FusedKernel::row_warp || l.compact;
     launch->ctas = l.ctas;
     launch->threads = l.threads;
     return cudaSuccess;

@@ -80,7 +80,7 @@ def load_launches(paths):
             launch = case.get("fused_launch")
             if isinstance(launch, dict):
                 text = (f"{launch.get('kernel')}{' roles' if launch.get('role_major') else ''}"
-                        f" x{launch.get('ctas')}")
+                        f"{' compact' if launch.get('compact') else ''} x{launch.get('ctas')}")
                 launches.setdefault((case.get("id"), case.get("mode")), text)
     return launches
 

@@ -170,6 +170,13 @@ code, out, err = run("--base", REPORT, "--exp", faster, "--subset", "moved")
 check(code == 2 and "do not record the fused launch" in err and len(err.strip().splitlines()) == 1,
       f"moved without launches: {code} {err}")
 
+# Only the parameter layout changed (same kernel name, order and grid): still a moved launch.
+compact = dict(flat, compact=True)
+exp_c = with_launches("exp-compact", faster, lambda i: compact if i == moved_case else flat)
+code_c, out_c, err_c = run("--base", base_l, "--exp", exp_c, "--subset", "moved", "--min-gain", "3")
+check("launch: flat x64 -> flat compact x64" in out_c and "subset: 1 cases judged" in out_c,
+      f"a compact launch counts as moved: {code_c} {out_c[-400:]} {err_c}")
+
 # Inputs that are not reports: one line on stderr, exit 2.
 junk = os.path.join(tmp, "junk.json")
 with open(junk, "w") as f:

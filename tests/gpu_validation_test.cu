@@ -389,6 +389,32 @@ TEST_F(GpuLauncher, RefusesAMisalignedView) {
       [](RopeKvArgs& a) { a.key.data = static_cast<char*>(a.key.data) + 2; });
 }
 
+// The launch query names the kernel that runs: compact parameter blocks for the row-warp kernel
+// always, for decode role-major launches of few CTAs a SM, never beyond decode sizes; it agrees
+// with the routing function on this GPU's occupancy for the order and the grid.
+TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
+  struct Want {
+    CaseSpec spec;
+    const char* kernel;
+    bool compact;
+  };
+  const Want wants[] = {
+      {make_case(DType::bf16, CacheDType::auto_, heads(32, 8, 128), RopeStyle::neox, "nhd", 1),
+       "row_warp", true},
+      {make_case(DType::bf16, CacheDType::auto_, heads(8, 1, 64), RopeStyle::gptj, "nhd", 1),
+       "decode_roles", true},
+      {make_case(DType::bf16, CacheDType::auto_, heads(32, 8, 128), RopeStyle::neox, "nhd", 4096),
+       "strided", false}};
+  for (const Want& w : wants) {
+    DeviceCase dc(w.spec);
+    RopeKvFusedLaunch launch;
+    ASSERT_EQ(rope_kv_fused_launch(dc.args(OutputSlot::a), &launch), cudaSuccess) << w.spec.id();
+    EXPECT_STREQ(launch.kernel, w.kernel) << w.spec.id();
+    EXPECT_EQ(launch.compact, w.compact) << w.spec.id();
+    EXPECT_GT(launch.ctas, 0) << w.spec.id();
+  }
+}
+
 TEST_F(GpuLauncher, NoTokensIsANoOp) {
   DeviceCase dc(
       make_case(DType::bf16, CacheDType::auto_, heads(2, 1, 64), RopeStyle::neox, "nhd", 8));

@@ -42,8 +42,8 @@ inline std::vector<NamedReport> report_samples() {
         timed_case(DType::bf16, CacheDType::fp8_e4m3, 8, 2048, "graph", 20.2, fused_b[i], 0.01),
         timed_case(DType::fp16, CacheDType::auto_, 8, 128, "cold", 8.0, 5.0)};
     // bench records the fused kernel's launch (CaseResult::fused_launch)
-    r.cases[0].fused_launch = FusedLaunchRecord{"decode_roles", true, 2, 256};
-    r.cases[1].fused_launch = FusedLaunchRecord{"flat", false, 1024, 131072};
+    r.cases[0].fused_launch = FusedLaunchRecord{"decode_roles", true, 2, 256, true};
+    r.cases[1].fused_launch = FusedLaunchRecord{"flat", false, 1024, 131072, false};
     if (i == 1)  // a run made with --samples: per-pass buffer addresses (docs/report.md)
       r.cases[0].buffer_addresses = {
           {{"positions", 0x7f3a00000000ull}, {"qkv_a", 0x7f3a00200000ull}},

@@ -38,7 +38,7 @@ Report full_report() {
   a.spec.seed = 0xFFFFFFFFFFFFFFF0ull;  // beyond 2^53: must survive as an integer
   a.id = a.spec.id();
   a.repro = "rope-kv-bench bench " + a.spec.repro_args();
-  a.fused_launch = FusedLaunchRecord{"wide", true, 1188, std::int64_t{1} << 32};  // > 2^31
+  a.fused_launch = FusedLaunchRecord{"wide", true, 1188, std::int64_t{1} << 32, false};  // > 2^31
   CaseResult b = timed_case(DType::bf16, CacheDType::fp8_e5m2, 1, 7, "", 0, 0);
   b.spec.heads = *HeadConfig::parse("mla:16");
   b.spec.slots = SlotMode::rope_only;
@@ -119,6 +119,8 @@ TEST(ReportJson, RoundTripKeepsEveryField) {
   EXPECT_TRUE(c0.fused_launch->role_major);
   EXPECT_EQ(c0.fused_launch->ctas, 1188);
   EXPECT_EQ(c0.fused_launch->threads, std::int64_t{1} << 32);
+  ASSERT_TRUE(c0.fused_launch->compact.has_value());  // false is written, not left out
+  EXPECT_FALSE(*c0.fused_launch->compact);
   EXPECT_FALSE(back.cases[1].fused_launch.has_value());  // optional: absent stays absent
   EXPECT_FALSE(j["cases"][1].contains("fused_launch"));
 
@@ -146,6 +148,28 @@ TEST(ReportJson, FusedLaunchNamesAKernelOfTheLibrary) {
     ADD_FAILURE() << "a report naming no kernel of the library was read";
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("cases[0].fused_launch.kernel"), std::string::npos)
+        << e.what();
+  }
+}
+
+// `compact` tells two kernels of one name apart; reports before it stay without it, and a value
+// of another type is refused with its key path.
+TEST(ReportJson, FusedLaunchCompactIsOptionalAndTyped) {
+  Report r = full_report();
+  r.cases[0].fused_launch->compact = true;
+  json j = r;
+  EXPECT_EQ(j["cases"][0]["fused_launch"]["compact"], true);
+  EXPECT_EQ(json::parse(j.dump()).get<Report>().cases[0].fused_launch->compact, true);
+  j["cases"][0]["fused_launch"].erase("compact");
+  EXPECT_FALSE(j.get<Report>().cases[0].fused_launch->compact.has_value());
+  r.cases[0].fused_launch->compact.reset();
+  EXPECT_FALSE(json(r)["cases"][0]["fused_launch"].contains("compact"));
+  j["cases"][0]["fused_launch"]["compact"] = "yes";
+  try {
+    (void)j.get<Report>();
+    ADD_FAILURE() << "a text `compact` was read";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("cases[0].fused_launch.compact"), std::string::npos)
         << e.what();
   }
 }

@@ -43,6 +43,9 @@ struct FusedLaunchRecord {
                        // "flat_wide", ...
   bool role_major = false;
   std::int64_t ctas = 0, threads = 0;
+  // Whether the kernel read compact parameter blocks (RopeKvFusedLaunch::compact); absent in
+  // reports written before session 32, which did not record it.
+  std::optional<bool> compact;
 };
 
 // One case in one timing mode (a `validate` report has one entry per case with mode "").

@@ -218,6 +218,7 @@ CaseResult read_case(const JsonField& j) {
     l.role_major = launch->at("role_major").as_bool();
     l.ctas = launch->at("ctas").as_int(1);
     l.threads = launch->at("threads").as_int(1);
+    if (auto compact = launch->find("compact")) l.compact = compact->as_bool();
     c.fused_launch = std::move(l);
   }
   // Optional (bench --samples): each pass's buffer addresses, as "0x" and lower-case hex digits.

@@ -111,11 +111,13 @@ void to_json(json& j, const CaseResult& c) {
            {"repro", c.repro}};
   if (c.producer_floor_us) j["producer_floor_us"] = *c.producer_floor_us;
   if (c.producer_copy_floor_us) j["producer_copy_floor_us"] = *c.producer_copy_floor_us;
-  if (c.fused_launch)
+  if (c.fused_launch) {
     j["fused_launch"] = json{{"kernel", c.fused_launch->kernel},
                              {"role_major", c.fused_launch->role_major},
                              {"ctas", c.fused_launch->ctas},
                              {"threads", c.fused_launch->threads}};
+    if (c.fused_launch->compact) j["fused_launch"]["compact"] = *c.fused_launch->compact;
+  }
   if (!c.buffer_addresses.empty()) {
     json passes = json::array();
     for (const BufferAddresses& pass : c.buffer_addresses) {

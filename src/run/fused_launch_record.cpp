@@ -12,7 +12,7 @@ std::optional<FusedLaunchRecord> fused_launch_record(const RopeKvArgs& args) {
   }
   if (launch.ctas <= 0) return std::nullopt;  // "none": nothing to launch
   return FusedLaunchRecord{std::string(launch.kernel), launch.role_major, launch.ctas,
-                           launch.threads};
+                           launch.threads, launch.compact};
 }
 
 }  // namespace rkv
