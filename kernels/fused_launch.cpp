@@ -124,6 +124,7 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
     if (ctas_for(lanes) <= half_a_wave(o, o.row_warp) && row_warp_params_fit(a, rows)) {
       l = make_launch(FusedKernel::row_warp, false, plan, RoleMajorSplit{}, lanes, ctas_for(lanes));
       l.rows = rows;
+      l.compact = true;  // the row-warp kernel has no other parameters (row_warp_params.h)
       return l;
     }
   }

@@ -51,7 +51,8 @@ struct FusedLaunch {
   RowWarpPlan rows;
   std::int64_t threads = 0;
   std::int64_t ctas = 0;
-  bool compact = false;  // decode_half, decode_roles: the kernel of compact parameters
+  bool compact = false;  // the kernel reads compact parameter blocks: row_warp always;
+                         // decode_half, decode_roles up to kCompactDecodeCtasPerSm CTAs a SM
 };
 
 // The most CTAs a SM (of the launch, not resident) for which decode role-major launches take

@@ -595,14 +595,21 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
   const bool pdl = a.programmatic_dependent_launch;
   const auto unit_kernels = [&](auto roles) -> cudaError_t {
     constexpr bool R = decltype(roles)::value;
-    if (l.kernel == FusedKernel::strided)
-      return launch_kernel(rope_kv_fused_kernel<T, C, V, N, true, R>, grid, kFusedThreads, stream,
-                           pdl, a, l.plan, l.threads, l.split);
+    // Gpt-j with a 16-bit cache has no strided or wide kernel in role-major order (fused_occupancy
+    // gives them no CTAs), only the flat one of its decode role warps. A plan for one anyway is
+    // refused below: run as row-major, its padded thread count would index tokens past the end
+    // (a plan and a launcher out of step once put 16k-token MLA launches out of bounds;
+    // results/NOTES.md, round 26).
+    constexpr bool grids = !R || N || C != CacheDType::auto_;
+    if constexpr (grids)
+      if (l.kernel == FusedKernel::strided)
+        return launch_kernel(rope_kv_fused_kernel<T, C, V, N, true, R>, grid, kFusedThreads, stream,
+                             pdl, a, l.plan, l.threads, l.split);
     if constexpr (C != CacheDType::auto_)
       if (l.kernel == FusedKernel::flat_wide)
         return launch_kernel(rope_kv_fused_flat_wide_kernel<T, C, V, N, R>, grid, kFusedThreads,
                              stream, pdl, a, l.plan, l.threads, l.split);
-    if constexpr (C == CacheDType::auto_)
+    if constexpr (C == CacheDType::auto_ && grids)
       if (l.kernel == FusedKernel::wide)
         return launch_kernel(rope_kv_fused_wide_kernel<T, C, V, N, R>, grid, kFusedThreads, stream,
                              pdl, a, l.plan, l.threads, l.split);
@@ -655,19 +662,7 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
     case FusedKernel::flat_wide:
     case FusedKernel::strided:
     case FusedKernel::flat:
-      if (!l.roles) return unit_kernels(std::false_type{});
-      if constexpr (N || C != CacheDType::auto_) {
-        return unit_kernels(std::true_type{});
-      } else {
-        // Gpt-j with a 16-bit cache has one role-major unit kernel, the flat one of its decode
-        // role warps. A role-major plan for any other grid is refused: run as row-major, its
-        // padded thread count would index tokens past the end (a plan and a launcher out of step
-        // once put 16k-token MLA launches out of bounds; results/NOTES.md, round 26).
-        if (l.kernel == FusedKernel::flat)
-          return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, true>, grid, kFusedThreads,
-                               stream, pdl, a, l.plan, l.threads, l.split);
-        return cudaErrorInvalidConfiguration;
-      }
+      return l.roles ? unit_kernels(std::true_type{}) : unit_kernels(std::false_type{});
   }
   return cudaErrorInvalidConfiguration;
 }
@@ -719,7 +714,7 @@ cudaError_t rope_kv_fused_launch(const RopeKvArgs& a, RopeKvFusedLaunch* launch)
     if (l.kernel == FusedKernel::too_large) return cudaErrorInvalidConfiguration;
     launch->kernel = fused_kernel_name(l.kernel);
     launch->role_major = l.roles;
-    launch->compact = l.kernel == FusedKernel::row_warp || l.compact;
+    launch->compact = l.compact;
     launch->ctas = l.ctas;
     launch->threads = l.threads;
     return cudaSuccess;

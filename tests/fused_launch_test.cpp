@@ -121,6 +121,7 @@ TEST(FusedLaunch, SixteenBitMlaFlatLaunchesTakeRoleMajorWholeWarps) {
     const FusedLaunch l = route(a);
     EXPECT_EQ(l.kernel, FusedKernel::wide);
     EXPECT_FALSE(l.roles);
+    EXPECT_FALSE(l.compact);  // beyond decode sizes every kernel takes RopeKvArgs
   }
   // Gpt-j's 512-token launch is a decode one (16 CTAs a SM for that kernel): whole warps already.
   RopeKvArgs a = mla(16, 64, 512);
@@ -135,6 +136,7 @@ TEST(FusedLaunch, DecodeSizesTakeTheRowWarpLayoutOrWholeWarpsARole) {
   // Neox rows of rotation only: the row-warp layout, lanes of whole warps.
   FusedLaunch l = route(heads(32, 8, 128, 128, 1));
   EXPECT_EQ(l.kernel, FusedKernel::row_warp);
+  EXPECT_TRUE(l.compact);
   EXPECT_EQ(l.threads, l.rows.lanes_per_token);
   EXPECT_EQ(l.ctas, (l.threads + kFusedThreads - 1) / kFusedThreads);
   // gpt-j 32x8x128: every segment is whole warps and no row mixes roles: the flat unit kernel.
