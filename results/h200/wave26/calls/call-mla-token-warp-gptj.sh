@@ -13,7 +13,7 @@
 # matrix (4010 cases) and sanitizer set ($OUT/c2.tar.gz). Then the GPU tests of the candidate
 # (s33b/rkv_tests: twg's kernels and its tests) into $OUT/tests.
 set -u
-ADOPTED_STEPS="matrix sanitize" AB_ROUNDS=2 AB_MIN_GAIN=3 AB_PREFER="twg twg6" \
+ADOPTED_STEPS="matrix sanitize" AB_ROUNDS=2 AB_MIN_GAIN=3 AB_PREFER="twg" \
   AB_CASES=results/h200/wave26/calls/mla-token-warp-gptj-cases.txt \
   bash scripts/ab_call.sh dist/s33b.tar.xz s33b c2
 echo "ab_call done ($SECONDS s)"
