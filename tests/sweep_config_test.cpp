@@ -243,7 +243,11 @@ TEST(CommittedConfigs, FullMatrixCoversTheValidationMatrix) {
                            // role-major units: q pass-through segment and MLA, flat and strided
                            "32x8x128|neox|nhd|N=4099|rot=64|qout=separate",
                            "fp8_e4m3|32x8x128|neox|nhd|N=4099|rot=32|qout=separate",
-                           "mla:16|neox|nhd|N=4099|rot=32", "mla:128|neox|nhd|N=7|rot=32"})
+                           "mla:16|neox|nhd|N=4099|rot=32", "mla:128|neox|nhd|N=7|rot=32",
+                           // MLA full rotary beyond decode sizes, every cache dtype and slot mode
+                           "fp8_e5m2|mla:128|gptj|nhd|N=4099", "fp8_e4m3|mla:16|gptj|nhd|N=4099|",
+                           "fp8_e4m3|mla:16|neox|nhd|N=4099|slots=all_invalid",
+                           "fp32|fp8_e4m3|mla:16|gptj|nhd|N=4099", "mla:16|gptj|nhd|N=4099|bs=1"})
     EXPECT_TRUE(has(text)) << text;
 }
 
