@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Session 33: round 28b in results/NOTES.md, the token-warp kernel for gpt-j fp8 mla:16 only.
-# Build first, here, from 9045775 (HEAD's kernels):
+# Build first, here, from HEAD (the patch applies from 2026-12-06's commit that taught the report
+# reader the name token_warp; the kernels are 8695696's):
 #   P=results/h200/experiments/patches
-#   mkdir -p dist/s33b && cp dist/s32g/rope-kv-bench dist/s33b/   # HEAD's kernels, the base
-#   scripts/build_kernel_experiments.sh --dist dist/s33b twg=$P/mla-token-warp-gptj-fp8.patch \
-#     twg6=$P/mla-token-warp-gptj-fp8-bound6.patch
-#   cp <the round's rkv_tests, stripped> dist/s33b/
-#   tar -C dist -cf - s33b | xz -T2 -9 > dist/s33b.tar.xz
+#   scripts/build_kernel_experiments.sh --dist dist/s33b --base twg=$P/mla-token-warp-gptj-fp8.patch
+#   tar -C dist -cf - s33b/rope-kv-bench s33b/exp-twg | xz -T2 -9 > dist/s33b.tar.xz   # ~1.7 MiB
+#   (twg6 = mla-token-warp-gptj-fp8-bound6.patch was left out in session 33 for budget; a
+#   stripped rkv_tests does not fit beside the builds: the tree limit, results/NOTES.md)
 # and call with carry ["dist/s33b.tar.xz"]. The rule, fixed before the run: two interleaved
 # rounds over mla-token-warp-gptj-cases.txt (15 cases), judged on the 10 moved cases of the
 # patches' subset files at >= 3 % faster, no case more than 4 % slower; then the adopted build's
