@@ -152,6 +152,16 @@ TEST(ReportJson, FusedLaunchNamesAKernelOfTheLibrary) {
   }
 }
 
+// Round 28's experiment builds recorded "token_warp", a kernel the library does not have: their
+// committed reports (results/h100/wave26/) still read, and the name comes back as written.
+TEST(ReportJson, FusedLaunchOfAnExperimentBuildReads) {
+  json j = full_report();
+  j["cases"][0]["fused_launch"]["kernel"] = "token_warp";
+  const Report back = j.get<Report>();
+  EXPECT_EQ(back.cases[0].fused_launch->kernel, "token_warp");
+  EXPECT_EQ(json(back)["cases"][0]["fused_launch"]["kernel"], "token_warp");
+}
+
 // `compact` tells two kernels of one name apart; reports before it stay without it, and a value
 // of another type is refused with its key path.
 TEST(ReportJson, FusedLaunchCompactIsOptionalAndTyped) {
