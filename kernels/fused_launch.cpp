@@ -137,6 +137,18 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
     return l;
   if (decode_role_warps(a, plan, o, o.decode_roles, FusedKernel::decode_roles, l)) return l;
 
+  // Beyond decode sizes, MLA rows of rotation only (one kv head): one warp a token, the token's
+  // index math, slot, scales and cos/sin entries once a lane, and several loads in flight a lane.
+  // Only where its grid fills at least one wave of its resident CTAs: a warp a token leaves the
+  // GPU idle below that (mla:128 at 256 tokens would be 64 CTAs).
+  if (o.token_warp > 0 && token_warp_pays(a, plan)) {
+    const std::int64_t lanes = a.num_tokens * 32;
+    const std::int64_t ctas = ctas_for(lanes);
+    if (ctas >= std::int64_t{o.sms} * o.token_warp)
+      return make_launch(ctas > kMaxCtas ? FusedKernel::too_large : FusedKernel::token_warp, false,
+                         plan, RoleMajorSplit{}, lanes, ctas);
+  }
+
   // Fp8 caches take the flat grid (but where fp8_strided_pays), with half-chunk units where a token
   // has few q rotation units (neox_half_units_pay; 16x2x256 rot = 64 and mla:16 rot = 32 7-12 %
   // faster at 16k-65k, session 18's A/B, round 3), at 16 CTAs a SM (another 6-9 % on those two at
@@ -255,6 +267,8 @@ const char* fused_kernel_name(FusedKernel k) {
       return "decode_roles";
     case FusedKernel::prefill_half:
       return "prefill_half";
+    case FusedKernel::token_warp:
+      return "token_warp";
     case FusedKernel::wide:
       return "wide";
     case FusedKernel::flat_wide:

@@ -28,6 +28,7 @@ enum class FusedKernel {
   strided,       // the unit kernel on a grid of the resident CTAs (16 waves of them for long
                  // launches), threads striding over units
   flat,          // the unit kernel, one unit a thread
+  token_warp,    // rope_kv_fused_token_warp_kernel: one warp a token (MLA rows of rotation only)
 };
 
 // CTAs of each fused kernel that fit on one SM at once, as the runtime reports them for the
@@ -36,7 +37,7 @@ enum class FusedKernel {
 // the number is then not taken. [0] row-major order, [1] role-major.
 struct FusedOccupancy {
   int sms = 0;
-  int row_warp = 0, half = 0, decode_roles = 0;
+  int row_warp = 0, half = 0, decode_roles = 0, token_warp = 0;
   int strided[2] = {0, 0}, wide[2] = {0, 0}, flat_wide[2] = {0, 0};
 };
 
@@ -62,7 +63,8 @@ constexpr int kCompactDecodeCtasPerSm = 5;
 // The launch rope_kv_fused() makes for `a` with `vec`-element accesses on a GPU of occupancy
 // `o`, every routing rule of this file in the order the launcher asks them: at decode sizes (the
 // grid within half a wave of resident CTAs) the row-warp layout, then whole warps a role (half
-// units where they exist); beyond, half units where they pay; then, with a 16-bit cache (with
+// units where they exist); beyond, one warp a token where token_warp_pays (gpt-j mla:16 with an
+// fp8 cache), half units where they pay; then, with a 16-bit cache (with
 // fp8 for long launches and the shapes fused_launch.cpp's fp8_strided_pays names), the wide or
 // strided grid of resident CTAs, in 16 waves for long launches, unless the flat grid pays
 // (neox_half_rows_split_sectors, rotation_window_splits_sectors, mla_rotation_windows_dominate);

@@ -103,6 +103,13 @@ __device__ __forceinline__ void load_cos_sin(const void* row, bool table_fp32, s
   }
 }
 
+// The cos/sin row of token t (the fused kernels' arguments).
+template <typename T>
+__device__ __forceinline__ const void* cos_sin_row(const RopeKvArgs& a, std::int64_t t) {
+  return static_cast<const char*>(a.cos_sin_cache) +
+         a.positions[t] * a.cos_sin_stride * (a.cos_sin_fp32 ? 4 : sizeof(T));
+}
+
 // The cos and sin entries one work unit needs: VEC of each for neox (one per pair of its two
 // chunks), VEC/2 for gptj (one per interleaved pair of its chunk).
 template <int VEC, bool NEOX>
@@ -131,37 +138,49 @@ struct RotatedChunks {
   int count;
 };
 
-// Rotates unit `w` of one head row with its cos/sin entries. The rotated window is dims
-// [off, off + R).
-//  neox: unit w pairs the chunk at off + w*VEC with the chunk R/2 later (two chunks out);
-//  gptj: unit w is the chunk at off + w*VEC, holding VEC/2 interleaved pairs (one chunk out).
+// The chunks of rotation unit `w` of one head row, the rotated window being dims [off, off + R):
+//  neox: the chunk at off + w*VEC and the chunk R/2 later, whose pairs it holds (two chunks);
+//  gptj: the chunk at off + w*VEC, holding VEC/2 interleaved pairs (one chunk).
+// Loaded apart from the rotation so that a lane can load several units before it rotates any
+// (the token-warp layout, token_warp_lane.cuh).
 template <typename T, int VEC, bool NEOX>
-__device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit(const T* row, int off, int rot_dim,
-                                                             int w,
-                                                             const UnitCosSin<VEC, NEOX>& cs) {
+struct UnitChunks {
+  Vec<T, VEC> chunk[NEOX ? 2 : 1];
+};
+template <typename T, int VEC, bool NEOX>
+__device__ __forceinline__ UnitChunks<T, VEC, NEOX> load_unit_chunks(const T* row, int off,
+                                                                     int rot_dim, int w) {
+  UnitChunks<T, VEC, NEOX> in;
+  const int d = off + w * VEC;
+  in.chunk[0] = load_vec<T, VEC>(row + d);
+  if constexpr (NEOX) in.chunk[1] = load_vec<T, VEC>(row + d + rot_dim / 2);
+  return in;
+}
+
+// Rotates the loaded chunks of unit `w` (load_unit_chunks' arguments) with its cos/sin entries.
+template <typename T, int VEC, bool NEOX>
+__device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit_chunks(
+    const UnitChunks<T, VEC, NEOX>& in, int off, int rot_dim, int w,
+    const UnitCosSin<VEC, NEOX>& cs) {
   RotatedChunks<T, VEC> out;
-  const int half = rot_dim / 2;
+  const int d = off + w * VEC;
   if constexpr (NEOX) {
-    const int dx = off + w * VEC;
-    const Vec<T, VEC> xv = load_vec<T, VEC>(row + dx);
-    const Vec<T, VEC> yv = load_vec<T, VEC>(row + dx + half);
 #pragma unroll
     for (int j = 0; j < VEC; ++j) {
       float xo, yo;
-      rotate_pair(to_float(xv.v[j]), to_float(yv.v[j]), cs.c[j], cs.s[j], xo, yo);
+      rotate_pair(to_float(in.chunk[0].v[j]), to_float(in.chunk[1].v[j]), cs.c[j], cs.s[j], xo, yo);
       out.chunk[0].v[j] = from_float<T>(xo);
       out.chunk[1].v[j] = from_float<T>(yo);
     }
-    out.dim[0] = dx;
-    out.dim[1] = dx + half;
+    out.dim[0] = d;
+    out.dim[1] = d + rot_dim / 2;
     out.count = 2;
   } else {
-    const int d = off + w * VEC;
-    const Vec<T, VEC> v = load_vec<T, VEC>(row + d);
 #pragma unroll
     for (int j = 0; j < VEC / 2; ++j) {
       float xo, yo;
-      rotate_pair(to_float(v.v[2 * j]), to_float(v.v[2 * j + 1]), cs.c[j], cs.s[j], xo, yo);
+      rotate_pair(to_float(in.chunk[0].v[2 * j]), to_float(in.chunk[0].v[2 * j + 1]), cs.c[j],
+                  cs.s[j], xo, yo);
       out.chunk[0].v[2 * j] = from_float<T>(xo);
       out.chunk[0].v[2 * j + 1] = from_float<T>(yo);
     }
@@ -170,6 +189,15 @@ __device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit(const T* row, int o
     out.count = 1;
   }
   return out;
+}
+
+// Rotates unit `w` of one head row with its cos/sin entries: its chunks loaded, then rotated.
+template <typename T, int VEC, bool NEOX>
+__device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit(const T* row, int off, int rot_dim,
+                                                             int w,
+                                                             const UnitCosSin<VEC, NEOX>& cs) {
+  return rotate_unit_chunks<T, VEC, NEOX>(load_unit_chunks<T, VEC, NEOX>(row, off, rot_dim, w), off,
+                                          rot_dim, w, cs);
 }
 
 // ---- the row-warp layout (work_plan.h, RowWarpPlan): a neox row's chunks on consecutive lanes,

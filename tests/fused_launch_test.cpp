@@ -56,10 +56,12 @@ TEST(FusedLaunch, Fp8Mla16FullRotaryTakesRoleMajorWholeWarps) {
     EXPECT_TRUE(l.roles) << n;
     a.style = RopeStyle::gptj;
     l = route(a);
-    EXPECT_EQ(l.kernel, FusedKernel::flat) << n;
-    EXPECT_TRUE(l.roles) << n;
+    // From 16k tokens gpt-j takes the token-warp kernel (below); at 2048 its grid is short of a
+    // wave of it.
+    EXPECT_EQ(l.kernel, n < 16384 ? FusedKernel::flat : FusedKernel::token_warp) << n;
+    EXPECT_EQ(l.roles, n < 16384) << n;
     a.cache_dtype = CacheDType::fp8_e5m2;
-    EXPECT_TRUE(route(a).roles) << n;
+    EXPECT_EQ(route(a).roles, n < 16384) << n;
     a.cache_dtype = CacheDType::auto_;
     EXPECT_FALSE(route(a).roles) << n;
     RopeKvArgs wide = mla(128, 64, n, CacheDType::fp8_e4m3);
@@ -99,6 +101,55 @@ TEST(FusedLaunch, Fp8Mla16FullRotaryTakesRoleMajorWholeWarps) {
 // MLA full rotary with a 16-bit cache: role-major whole warps where the row-major launch is on
 // the flat grid (round 26b), the flat grid still; the strided and wide launches keep row-major
 // order and their two-chunk copies (whole warps did not pay there, round 26).
+// Gpt-j MLA with an fp8 cache, full rotary and few q heads (mla:16) takes one warp a token
+// beyond decode sizes, where its grid fills at least one wave of the kernel's resident CTAs:
+// 4 tokens a CTA, 32 lanes a token, no role-major split. Neox, 16-bit caches, mla:128, partial
+// rotary, a separate query_out (q rows with pass-through units) and two kv heads keep their
+// routes (token_warp_pays; round 28b).
+TEST(FusedLaunch, Fp8GptjMla16TakesOneWarpAToken) {
+  for (std::int64_t n : {4096, 16384, 65536}) {
+    for (CacheDType cache : {CacheDType::fp8_e4m3, CacheDType::fp8_e5m2}) {
+      RopeKvArgs a = mla(16, 64, n, cache);
+      a.style = RopeStyle::gptj;
+      const FusedLaunch l = route(a);
+      EXPECT_EQ(l.kernel, FusedKernel::token_warp) << n;
+      EXPECT_FALSE(l.roles) << n;
+      EXPECT_FALSE(l.compact) << n;
+      EXPECT_EQ(l.threads, n * 32) << n;
+      EXPECT_EQ(l.ctas, n * 32 / kFusedThreads) << n;
+    }
+    RopeKvArgs a = mla(16, 64, n, CacheDType::fp8_e4m3);
+    a.style = RopeStyle::gptj;
+    // One wave of the kernel is 5 x 132 CTAs: 2640 tokens.
+    EXPECT_NE(route(mla(16, 64, 2048, CacheDType::fp8_e4m3)).kernel, FusedKernel::token_warp);
+    RopeKvArgs other = a;
+    other.style = RopeStyle::neox;
+    EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
+    other = a;
+    other.cache_dtype = CacheDType::auto_;
+    EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
+    other = mla(128, 64, n, CacheDType::fp8_e4m3);
+    other.style = RopeStyle::gptj;
+    EXPECT_TRUE(token_warp_layout(other, make_fused_plan(other, 8)));
+    EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
+    other = mla(16, 32, n, CacheDType::fp8_e4m3);
+    other.style = RopeStyle::gptj;
+    EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
+    other = a;
+    static char out[1];
+    other.query_out.data = out;
+    EXPECT_FALSE(token_warp_layout(other, make_fused_plan(other, 8))) << n;
+    other = a;
+    other.num_q_heads = 32;
+    other.num_kv_heads = 2;
+    EXPECT_FALSE(token_warp_layout(other, make_fused_plan(other, 8))) << n;
+    // A GPU where the kernel has no CTAs (occupancy unknown) keeps the unit kernels.
+    FusedOccupancy none = h200_fp8(RopeStyle::gptj);
+    none.token_warp = 0;
+    EXPECT_NE(route(a, none).kernel, FusedKernel::token_warp) << n;
+  }
+}
+
 TEST(FusedLaunch, SixteenBitMlaFlatLaunchesTakeRoleMajorWholeWarps) {
   struct Case {
     int hq;
@@ -223,9 +274,9 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   RopeKvArgs mla128 = mla(128, 64, 16384, CacheDType::fp8_e4m3);
   mla128.style = RopeStyle::gptj;
   EXPECT_EQ(route(mla128).kernel, FusedKernel::strided);
-  RopeKvArgs mla16 = mla(16, 64, 16384, CacheDType::fp8_e4m3);  // 16 x 192 = 3072 < 3200
+  RopeKvArgs mla16 = mla(16, 64, 2048, CacheDType::fp8_e4m3);  // 16 x 192 = 3072 < 3200
   mla16.style = RopeStyle::gptj;
-  EXPECT_EQ(route(mla16).kernel, FusedKernel::flat);
+  EXPECT_EQ(route(mla16).kernel, FusedKernel::flat);  // from 4096 tokens the token warp (below)
   EXPECT_EQ(route(heads(32, 32, 128, 128, 16384, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat_wide);  // MHA: two chunks a copy unit (below)
   EXPECT_EQ(route(heads(8, 1, 64, 64, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
@@ -421,10 +472,11 @@ TEST(FusedLaunch, TheQueryRefusesWhatTheLauncherRefuses) {
 }
 
 TEST(FusedLaunch, EveryKernelHasADistinctName) {
-  const FusedKernel all[] = {
-      FusedKernel::too_large,    FusedKernel::row_warp,     FusedKernel::decode_half,
-      FusedKernel::decode_roles, FusedKernel::prefill_half, FusedKernel::wide,
-      FusedKernel::flat_wide,    FusedKernel::strided,      FusedKernel::flat};
+  const FusedKernel all[] = {FusedKernel::too_large,    FusedKernel::row_warp,
+                             FusedKernel::decode_half,  FusedKernel::decode_roles,
+                             FusedKernel::prefill_half, FusedKernel::wide,
+                             FusedKernel::flat_wide,    FusedKernel::strided,
+                             FusedKernel::flat,         FusedKernel::token_warp};
   for (FusedKernel a : all) {
     for (FusedKernel b : all) {
       if (a != b) {

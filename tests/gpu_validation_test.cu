@@ -147,6 +147,12 @@ std::vector<CaseSpec> validation_cases() {
   });
   add(make_case(bf16, C::auto_, mla(16), R::gptj, "nhd", 7),
       [](CaseSpec& s) { s.slots = SlotMode::rope_only; });
+  // MLA full rotary beyond decode sizes: the token-warp kernel (one warp a token), with padded
+  // slots (tokens past Tc rotate q and k but write no cache entry) and one-slot blocks.
+  add(make_case(bf16, C::fp8_e4m3, mla(16), R::gptj, "nhd", 4099),
+      [](CaseSpec& s) { s.slots = SlotMode::padded; });
+  add(make_case(fp16, C::fp8_e5m2, mla(16), R::gptj, "nhd", 8192),
+      [](CaseSpec& s) { s.block_size = 1; });
   // partial rotary: R/2 = 20 allows only 4 elements per access
   add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
       [](CaseSpec& s) { s.rot_dim = 40; });
@@ -404,7 +410,9 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
       {make_case(DType::bf16, CacheDType::auto_, heads(8, 1, 64), RopeStyle::gptj, "nhd", 1),
        "decode_roles", true},
       {make_case(DType::bf16, CacheDType::auto_, heads(32, 8, 128), RopeStyle::neox, "nhd", 4096),
-       "strided", false}};
+       "strided", false},
+      {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 16384),
+       "token_warp", false}};
   for (const Want& w : wants) {
     DeviceCase dc(w.spec);
     RopeKvFusedLaunch launch;
@@ -445,7 +453,9 @@ std::vector<CaseSpec> pdl_cases() {
   std::vector<CaseSpec> v = {
       make_case(DType::bf16, CacheDType::auto_, heads(32, 8, 128), RopeStyle::neox, "nhd", 33),
       make_case(DType::fp16, CacheDType::fp8_e4m3, heads(8, 2, 64), RopeStyle::gptj, "hnd", 300),
-      make_case(DType::bf16, CacheDType::fp8_e5m2, mla(16), RopeStyle::neox, "nhd", 17)};
+      make_case(DType::bf16, CacheDType::fp8_e5m2, mla(16), RopeStyle::neox, "nhd", 17),
+      // The token-warp kernel (MLA full rotary beyond decode sizes).
+      make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 4096)};
   v[1].query_out = QueryOut::separate;
   return v;
 }

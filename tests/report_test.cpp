@@ -136,7 +136,7 @@ TEST(ReportJson, FusedLaunchNamesAKernelOfTheLibrary) {
   Report r = full_report();
   for (FusedKernel k : {FusedKernel::row_warp, FusedKernel::decode_half, FusedKernel::decode_roles,
                         FusedKernel::prefill_half, FusedKernel::wide, FusedKernel::flat_wide,
-                        FusedKernel::strided, FusedKernel::flat}) {
+                        FusedKernel::strided, FusedKernel::flat, FusedKernel::token_warp}) {
     r.cases[0].fused_launch->kernel = fused_kernel_name(k);
     const Report back = json::parse(json(r).dump()).get<Report>();
     EXPECT_EQ(back.cases[0].fused_launch->kernel, fused_kernel_name(k));

@@ -1,0 +1,129 @@
+// The token-warp layout (FusedKernel::token_warp; token_warp_layout, work_plan.h): one warp a
+// token, for MLA rows of rotation only with one kv head (the 64-wide k_pe and the 512-wide latent).
+//
+// What the unit kernels redo for every unit (split the index into token and unit, read the
+// position, the slot and the scales, split the slot into block and offset, find the cos/sin
+// entries) a lane does once per token here. A row's rotation units divide the warp, so a lane's
+// unit w is the same in every q row and in the k row: its cos/sin entries are loaded once too.
+// And a lane has more bytes in flight: at each step it loads two q units, two latent chunks and
+// (at the first step, lanes below the k row's units) its k unit before it stores any of them.
+#pragma once
+
+#include <cstdint>
+
+#include "fused_launch.h"
+#include "rope_kv.h"
+#include "rope_kv_device.cuh"
+#include "work_plan.h"
+
+namespace rkv::detail {
+
+// Round 28b's A/B knob: the CTAs a SM the kernel's registers must allow (1: no bound).
+#ifndef RKV_TOKEN_WARP_MIN_CTAS
+#define RKV_TOKEN_WARP_MIN_CTAS 1
+#endif
+
+// q units (one from each of that many rows) and latent chunks a lane loads before it stores.
+constexpr int kRowsAStep = 2;
+
+// The work of lane `lane` (0-31) of token t's warp: the same reads in the same order as the unit
+// kernels (position and cos/sin, slot and scales, then the wait for the previous grid, then
+// q/k/v), the same numerics, the same bytes written.
+template <typename T, CacheDType C, int VEC, bool NEOX>
+__device__ __forceinline__ void token_warp_lane(const RopeKvArgs& a, const WorkPlan& p,
+                                                const std::int64_t t, const int lane) {
+  using CacheT = typename CacheElem<T, C>::type;
+  using Unit = UnitChunks<T, VEC, NEOX>;
+  // q_rot is a power of two at most 32 (token_warp_layout): a warp covers 32 / q_rot rows a time.
+  const int row_shift = __ffs(p.q_rot) - 1;
+  const int w = lane & (p.q_rot - 1);
+  const int first_row = lane >> row_shift, rows_a_step = 32 >> row_shift;
+
+  const UnitCosSin<VEC, NEOX> cs =
+      load_unit_cos_sin<T, VEC, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
+  // Only the first Tc tokens own a slot; -1 (or no mapping) means nothing goes to the cache. The
+  // scales are read for every such token, not after the slot: their pointers are set wherever
+  // the cache is written (an fp8 cache refuses null ones), so neither waits for the other.
+  const bool caching = a.slot_mapping != nullptr && t < a.num_cache_tokens;
+  const std::int64_t slot = caching ? a.slot_mapping[t] : -1;
+  const bool fp8 = C != CacheDType::auto_;
+  const float k_scale = fp8 && caching ? a.k_scale[0] : 1.f;
+  const float v_scale = fp8 && caching ? a.v_scale[0] : 1.f;
+  std::uint32_t block = 0, offset = 0;
+  if (slot >= 0) p.per_block.divmod(static_cast<std::uint32_t>(slot), block, offset);
+  CacheT* const k_entry = cache_entry_at<CacheT>(a.key_cache, block, offset, 0, 0);
+  CacheT* const v_entry = cache_entry_at<CacheT>(a.value_cache, block, offset, 0, 0);
+
+  const T* const q_src = static_cast<const T*>(a.query.data) + t * a.query.token_stride;
+  T* const q_dst = a.query_out.data == nullptr
+                       ? const_cast<T*>(q_src)
+                       : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride;
+  const std::int64_t q_src_head = a.query.head_stride;
+  const std::int64_t q_dst_head =
+      a.query_out.data == nullptr ? a.query.head_stride : a.query_out.head_stride;
+  T* const k_row = static_cast<T*>(a.key.data) + t * a.key.token_stride;
+  const T* const v_row =
+      slot >= 0 ? static_cast<const T*>(a.value.data) + t * a.value.token_stride : nullptr;
+
+  wait_for_prerequisite_grid();
+  // Step s: kRowsAStep q rows (first_row + (kRowsAStep s + i) rows_a_step), as many latent chunks
+  // (lane + 32 (kRowsAStep s + i)), and at step 0 the k row's unit of lanes below k_rot.
+  for (int s = 0;; ++s) {
+    const int step_row = first_row + kRowsAStep * s * rows_a_step;
+    const int step_chunk = lane + 32 * kRowsAStep * s;
+    if (step_row >= a.num_q_heads && step_chunk >= p.v_units) break;
+    const bool has_k = s == 0 && lane < p.k_rot;
+    // Every load of the step before any store (the stores may alias the next loads for the
+    // compiler, which would otherwise keep them in order).
+    Unit q[kRowsAStep], k;
+    Vec<T, VEC> v[kRowsAStep];
+#pragma unroll
+    for (int i = 0; i < kRowsAStep; ++i)
+      if (step_row + i * rows_a_step < a.num_q_heads)
+        q[i] = load_unit_chunks<T, VEC, NEOX>(q_src + (step_row + i * rows_a_step) * q_src_head,
+                                              a.q_rot_offset, a.rot_dim, w);
+    if (has_k) k = load_unit_chunks<T, VEC, NEOX>(k_row, 0, a.rot_dim, w);
+#pragma unroll
+    for (int i = 0; i < kRowsAStep; ++i)
+      if (slot >= 0 && step_chunk + 32 * i < p.v_units)
+        v[i] = load_vec<T, VEC>(v_row + (step_chunk + 32 * i) * VEC);
+
+#pragma unroll
+    for (int i = 0; i < kRowsAStep; ++i) {
+      const int h = step_row + i * rows_a_step;
+      if (h >= a.num_q_heads) continue;
+      const RotatedChunks<T, VEC> r =
+          rotate_unit_chunks<T, VEC, NEOX>(q[i], a.q_rot_offset, a.rot_dim, w, cs);
+#pragma unroll
+      for (int j = 0; j < (NEOX ? 2 : 1); ++j)
+        store_vec<T, VEC>(q_dst + h * q_dst_head + r.dim[j], r.chunk[j]);
+    }
+    if (has_k) {
+      const RotatedChunks<T, VEC> r = rotate_unit_chunks<T, VEC, NEOX>(k, 0, a.rot_dim, w, cs);
+#pragma unroll
+      for (int j = 0; j < (NEOX ? 2 : 1); ++j) {
+        if (a.write_back_key) store_vec<T, VEC>(k_row + r.dim[j], r.chunk[j]);
+        if (slot >= 0) store_cache_chunk<T, C, VEC>(k_entry + r.dim[j], r.chunk[j], k_scale);
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kRowsAStep; ++i) {
+      const int c = step_chunk + 32 * i;
+      if (slot >= 0 && c < p.v_units)
+        store_cache_chunk<T, C, VEC>(v_entry + c * VEC, v[i], v_scale);
+    }
+  }
+}
+
+// The token-warp kernel: a flat grid of one warp a token (kFusedThreads / 32 tokens a CTA).
+template <typename T, CacheDType C, int VEC, bool NEOX>
+__global__ void __launch_bounds__(kFusedThreads, RKV_TOKEN_WARP_MIN_CTAS)
+    rope_kv_fused_token_warp_kernel(const RopeKvArgs a, const WorkPlan p) {
+  // As the unit kernels: the next grid may be scheduled once every CTA of this one runs.
+  allow_dependent_grid_launch();
+  const std::int64_t t = (std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x) / 32;
+  if (t < a.num_tokens)
+    token_warp_lane<T, C, VEC, NEOX>(a, p, t, static_cast<int>(threadIdx.x % 32));
+}
+
+}  // namespace rkv::detail
