@@ -63,8 +63,8 @@ constexpr int kCompactDecodeCtasPerSm = 5;
 // The launch rope_kv_fused() makes for `a` with `vec`-element accesses on a GPU of occupancy
 // `o`, every routing rule of this file in the order the launcher asks them: at decode sizes (the
 // grid within half a wave of resident CTAs) the row-warp layout, then whole warps a role (half
-// units where they exist); beyond, one warp a token where token_warp_pays (gpt-j mla:16 with an
-// fp8 cache), half units where they pay; then, with a 16-bit cache (with
+// units where they exist); beyond, one warp a token where token_warp_pays (mla:16 with an fp8
+// cache), half units where they pay; then, with a 16-bit cache (with
 // fp8 for long launches and the shapes fused_launch.cpp's fp8_strided_pays names), the wide or
 // strided grid of resident CTAs, in 16 waves for long launches, unless the flat grid pays
 // (neox_half_rows_split_sectors, rotation_window_splits_sectors, mla_rotation_windows_dominate);

@@ -7,6 +7,7 @@
 // unit w is the same in every q row and in the k row: its cos/sin entries are loaded once too.
 // And a lane has more bytes in flight: at each step it loads two q units, two latent chunks and
 // (at the first step, lanes below the k row's units) its k unit before it stores any of them.
+// Gpt-j's unit is one chunk; neox lanes hold one chunk of a unit's two (token_warp_lane_neox).
 #pragma once
 
 #include <cstdint>
@@ -18,10 +19,16 @@
 
 namespace rkv::detail {
 
-// Round 28b's A/B knob: the CTAs a SM the kernel's registers must allow (1: no bound).
+// An A/B knob (round 28b): the CTAs a SM gpt-j's kernel's registers must allow (1: no bound).
+// Neox's kernel is bounded to 5 (kNeoxMinCtas).
 #ifndef RKV_TOKEN_WARP_MIN_CTAS
 #define RKV_TOKEN_WARP_MIN_CTAS 1
 #endif
+
+// Neox's bound: 96 registers (bf16) and no spill where it would take 103 and run 4 CTAs a SM,
+// whose build was as fast as the unit kernels while the bounded one was 6.8 % faster (round 29,
+// on an H200: what decides these launches is bytes in flight a SM).
+constexpr int kNeoxMinCtas = 5;
 
 // q units (one from each of that many rows) and latent chunks a lane loads before it stores.
 constexpr int kRowsAStep = 2;
@@ -115,14 +122,120 @@ __device__ __forceinline__ void token_warp_lane(const RopeKvArgs& a, const WorkP
   }
 }
 
+// Neox (round 29): a lane holds one chunk, not a unit's two. A rotated row's 2 q_rot chunks lie on
+// consecutive lanes, a chunk's partner (the other half of its pairs) q_rot lanes away, fetched by
+// a shuffle: the loads and registers of gpt-j's lane (a unit of two chunks a lane, two rows a
+// step, needed 143 registers and ran 5-21 % slower; round 28). Each lane computes the formula of
+// its half (x' = x c - y s, y' = y c + x s), as rotate_pair does for both.
+template <typename T, CacheDType C, int VEC>
+__device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const WorkPlan& p,
+                                                     const std::int64_t t, const int lane) {
+  using CacheT = typename CacheElem<T, C>::type;
+  // 2 q_rot is a power of two at most 32 (token_warp_layout): a warp covers 32 / (2 q_rot) rows.
+  const int row_chunks = 2 * p.q_rot;
+  const int row_shift = __ffs(row_chunks) - 1;
+  const int c = lane & (row_chunks - 1);
+  const bool first_half = c < p.q_rot;
+  const int w = c & (p.q_rot - 1);
+  const int partner = lane ^ p.q_rot;
+  const int first_row = lane >> row_shift, rows_a_step = 32 >> row_shift;
+  const int dim = w * VEC + (first_half ? 0 : a.rot_dim / 2);
+
+  const UnitCosSin<VEC, true> cs =
+      load_unit_cos_sin<T, VEC, true>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
+  const bool caching = a.slot_mapping != nullptr && t < a.num_cache_tokens;
+  const std::int64_t slot = caching ? a.slot_mapping[t] : -1;
+  const bool fp8 = C != CacheDType::auto_;
+  const float k_scale = fp8 && caching ? a.k_scale[0] : 1.f;
+  const float v_scale = fp8 && caching ? a.v_scale[0] : 1.f;
+  std::uint32_t block = 0, offset = 0;
+  if (slot >= 0) p.per_block.divmod(static_cast<std::uint32_t>(slot), block, offset);
+  CacheT* const k_entry = cache_entry_at<CacheT>(a.key_cache, block, offset, 0, 0);
+  CacheT* const v_entry = cache_entry_at<CacheT>(a.value_cache, block, offset, 0, 0);
+
+  const T* const q_src = static_cast<const T*>(a.query.data) + t * a.query.token_stride;
+  T* const q_dst = a.query_out.data == nullptr
+                       ? const_cast<T*>(q_src)
+                       : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride;
+  const std::int64_t q_src_head = a.query.head_stride;
+  const std::int64_t q_dst_head =
+      a.query_out.data == nullptr ? a.query.head_stride : a.query_out.head_stride;
+  T* const k_row = static_cast<T*>(a.key.data) + t * a.key.token_stride;
+  const T* const v_row =
+      slot >= 0 ? static_cast<const T*>(a.value.data) + t * a.value.token_stride : nullptr;
+
+  // The rotation of this lane's chunk with its partner's (every lane of the warp calls it).
+  const auto rotate = [&](const Vec<T, VEC>& own) {
+    const Vec<T, VEC> other = shuffle_chunk<T, VEC>(own, partner);
+    Vec<T, VEC> out;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+      const float mine = to_float(own.v[j]), theirs = to_float(other.v[j]);
+      out.v[j] = from_float<T>(first_half ? __fmaf_rn(mine, cs.c[j], -__fmul_rn(theirs, cs.s[j]))
+                                          : __fmaf_rn(mine, cs.c[j], __fmul_rn(theirs, cs.s[j])));
+    }
+    return out;
+  };
+
+  wait_for_prerequisite_grid();
+  // Steps a warp takes, the same for every lane (the shuffles need the whole warp).
+  const int rows_per_step = kRowsAStep * rows_a_step;
+  const int q_steps = (a.num_q_heads + rows_per_step - 1) / rows_per_step;
+  const int v_steps = slot >= 0 ? (p.v_units + 32 * kRowsAStep - 1) / (32 * kRowsAStep) : 0;
+  const int steps = q_steps > v_steps ? q_steps : v_steps;
+  for (int s = 0; s < steps; ++s) {
+    const int step_row = first_row + s * rows_per_step;
+    const int step_chunk = lane + 32 * kRowsAStep * s;
+    const bool has_k = s == 0 && lane < row_chunks;
+    Vec<T, VEC> q[kRowsAStep] = {}, k = {};
+    Vec<T, VEC> v[kRowsAStep];
+#pragma unroll
+    for (int i = 0; i < kRowsAStep; ++i)
+      if (step_row + i * rows_a_step < a.num_q_heads)
+        q[i] = load_vec<T, VEC>(q_src + (step_row + i * rows_a_step) * q_src_head + a.q_rot_offset +
+                                dim);
+    if (has_k) k = load_vec<T, VEC>(k_row + dim);
+#pragma unroll
+    for (int i = 0; i < kRowsAStep; ++i)
+      if (slot >= 0 && step_chunk + 32 * i < p.v_units)
+        v[i] = load_vec<T, VEC>(v_row + (step_chunk + 32 * i) * VEC);
+
+#pragma unroll
+    for (int i = 0; i < kRowsAStep; ++i) {
+      // Warp-uniform: whether any lane has a row at this step's i-th row group.
+      if (s * rows_per_step + i * rows_a_step >= a.num_q_heads) continue;
+      const Vec<T, VEC> r = rotate(q[i]);
+      const int h = step_row + i * rows_a_step;
+      if (h < a.num_q_heads) store_vec<T, VEC>(q_dst + h * q_dst_head + a.q_rot_offset + dim, r);
+    }
+    if (s == 0) {
+      const Vec<T, VEC> r = rotate(k);
+      if (has_k) {
+        if (a.write_back_key) store_vec<T, VEC>(k_row + dim, r);
+        if (slot >= 0) store_cache_chunk<T, C, VEC>(k_entry + dim, r, k_scale);
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kRowsAStep; ++i) {
+      const int c2 = step_chunk + 32 * i;
+      if (slot >= 0 && c2 < p.v_units)
+        store_cache_chunk<T, C, VEC>(v_entry + c2 * VEC, v[i], v_scale);
+    }
+  }
+}
+
 // The token-warp kernel: a flat grid of one warp a token (kFusedThreads / 32 tokens a CTA).
 template <typename T, CacheDType C, int VEC, bool NEOX>
-__global__ void __launch_bounds__(kFusedThreads, RKV_TOKEN_WARP_MIN_CTAS)
+__global__ void __launch_bounds__(kFusedThreads, NEOX ? kNeoxMinCtas : RKV_TOKEN_WARP_MIN_CTAS)
     rope_kv_fused_token_warp_kernel(const RopeKvArgs a, const WorkPlan p) {
   // As the unit kernels: the next grid may be scheduled once every CTA of this one runs.
   allow_dependent_grid_launch();
   const std::int64_t t = (std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x) / 32;
-  if (t < a.num_tokens)
+  // Every lane of a warp has the same token (a warp's tokens are all in or all out of range).
+  if (t >= a.num_tokens) return;
+  if constexpr (NEOX)
+    token_warp_lane_neox<T, C, VEC>(a, p, t, static_cast<int>(threadIdx.x % 32));
+  else
     token_warp_lane<T, C, VEC, NEOX>(a, p, t, static_cast<int>(threadIdx.x % 32));
 }
 

@@ -129,15 +129,17 @@ inline bool mla_fp8_role_warps(const RopeKvArgs& a, const WorkPlan& p) {
 // lane's unit is then the same in every q row and in the k row).
 inline bool token_warp_layout(const RopeKvArgs& a, const WorkPlan& p) {
   return mla_full_rows(a, p) && a.num_kv_heads == 1 && p.q_rot > 0 && 32 % p.q_rot == 0 &&
-         (p.q_rot & (p.q_rot - 1)) == 0 && p.k_rot == p.q_rot;
+         (p.q_rot & (p.q_rot - 1)) == 0 && p.k_rot == p.q_rot &&
+         (a.style == RopeStyle::gptj || p.q_rot <= 16);  // neox: a row's 2 q_rot chunks a warp
 }
-// Where it pays (round 28, on an H100): gpt-j with an fp8 cache where copies are at least a
-// quarter of the units (mla:16: 7.0 % faster at 16k tokens, 2.6 % at 65k). Neox's kernel needs
-// 143 registers (3 CTAs a SM) and ran 5-21 % slower; mla:128's 16 q rows a lane 2-9 % slower;
-// 16-bit caches -1.6 to +1.4 %.
+// Where it pays: an fp8 cache where copies are at least a quarter of the units (mla:16). Gpt-j
+// 7.5 % faster from 4096 tokens (round 28b, on an H100); neox with a chunk a lane and its partner
+// by a shuffle, bounded to 5 CTAs a SM, 6.8 % faster (round 29, on an H200). Neox with a unit of
+// two chunks a lane needed 143 registers (3 CTAs a SM) and ran 5-21 % slower; mla:128's 16 q rows
+// a lane 2-9 % slower; 16-bit caches -1.6 to +1.4 % (round 28).
 inline bool token_warp_pays(const RopeKvArgs& a, const WorkPlan& p) {
-  return token_warp_layout(a, p) && a.style == RopeStyle::gptj &&
-         a.cache_dtype != CacheDType::auto_ && 4 * copy_units_per_token(a, p) >= p.units_per_token;
+  return token_warp_layout(a, p) && a.cache_dtype != CacheDType::auto_ &&
+         4 * copy_units_per_token(a, p) >= p.units_per_token;
 }
 
 // pad_always: pad wherever a segment is not whole warps, whatever the idle lanes cost (decode-size

@@ -52,12 +52,12 @@ TEST(FusedLaunch, Fp8Mla16FullRotaryTakesRoleMajorWholeWarps) {
   for (std::int64_t n : {2048, 16384, 65536}) {
     RopeKvArgs a = mla(16, 64, n, CacheDType::fp8_e4m3);
     FusedLaunch l = route(a);
-    EXPECT_EQ(l.kernel, FusedKernel::prefill_half) << n;
-    EXPECT_TRUE(l.roles) << n;
+    // From 16k tokens both styles take the token-warp kernel (below); at 2048 its grid is short
+    // of a wave of it.
+    EXPECT_EQ(l.kernel, n < 16384 ? FusedKernel::prefill_half : FusedKernel::token_warp) << n;
+    EXPECT_EQ(l.roles, n < 16384) << n;
     a.style = RopeStyle::gptj;
     l = route(a);
-    // From 16k tokens gpt-j takes the token-warp kernel (below); at 2048 its grid is short of a
-    // wave of it.
     EXPECT_EQ(l.kernel, n < 16384 ? FusedKernel::flat : FusedKernel::token_warp) << n;
     EXPECT_EQ(l.roles, n < 16384) << n;
     a.cache_dtype = CacheDType::fp8_e5m2;
@@ -101,35 +101,39 @@ TEST(FusedLaunch, Fp8Mla16FullRotaryTakesRoleMajorWholeWarps) {
 // MLA full rotary with a 16-bit cache: role-major whole warps where the row-major launch is on
 // the flat grid (round 26b), the flat grid still; the strided and wide launches keep row-major
 // order and their two-chunk copies (whole warps did not pay there, round 26).
-// Gpt-j MLA with an fp8 cache, full rotary and few q heads (mla:16) takes one warp a token
-// beyond decode sizes, where its grid fills at least one wave of the kernel's resident CTAs:
-// 4 tokens a CTA, 32 lanes a token, no role-major split. Neox, 16-bit caches, mla:128, partial
+// MLA with an fp8 cache, full rotary and few q heads (mla:16) takes one warp a token beyond
+// decode sizes, either style, where its grid fills at least one wave of the kernel's resident
+// CTAs: 4 tokens a CTA, 32 lanes a token, no role-major split. 16-bit caches, mla:128, partial
 // rotary, a separate query_out (q rows with pass-through units) and two kv heads keep their
-// routes (token_warp_pays; round 28b).
-TEST(FusedLaunch, Fp8GptjMla16TakesOneWarpAToken) {
+// routes (token_warp_pays; gpt-j round 28b, neox round 29).
+TEST(FusedLaunch, Fp8Mla16TakesOneWarpAToken) {
   for (std::int64_t n : {4096, 16384, 65536}) {
-    for (CacheDType cache : {CacheDType::fp8_e4m3, CacheDType::fp8_e5m2}) {
-      RopeKvArgs a = mla(16, 64, n, cache);
-      a.style = RopeStyle::gptj;
-      const FusedLaunch l = route(a);
-      EXPECT_EQ(l.kernel, FusedKernel::token_warp) << n;
-      EXPECT_FALSE(l.roles) << n;
-      EXPECT_FALSE(l.compact) << n;
-      EXPECT_EQ(l.threads, n * 32) << n;
-      EXPECT_EQ(l.ctas, n * 32 / kFusedThreads) << n;
+    for (RopeStyle style : {RopeStyle::gptj, RopeStyle::neox}) {
+      for (CacheDType cache : {CacheDType::fp8_e4m3, CacheDType::fp8_e5m2}) {
+        RopeKvArgs a = mla(16, 64, n, cache);
+        a.style = style;
+        const FusedLaunch l = route(a);
+        EXPECT_EQ(l.kernel, FusedKernel::token_warp) << n;
+        EXPECT_FALSE(l.roles) << n;
+        EXPECT_FALSE(l.compact) << n;
+        EXPECT_EQ(l.threads, n * 32) << n;
+        EXPECT_EQ(l.ctas, n * 32 / kFusedThreads) << n;
+      }
+      // One wave of the kernel is 5 x 132 CTAs: 2640 tokens.
+      RopeKvArgs short_launch = mla(16, 64, 2048, CacheDType::fp8_e4m3);
+      short_launch.style = style;
+      EXPECT_NE(route(short_launch).kernel, FusedKernel::token_warp);
     }
     RopeKvArgs a = mla(16, 64, n, CacheDType::fp8_e4m3);
     a.style = RopeStyle::gptj;
-    // One wave of the kernel is 5 x 132 CTAs: 2640 tokens.
-    EXPECT_NE(route(mla(16, 64, 2048, CacheDType::fp8_e4m3)).kernel, FusedKernel::token_warp);
     RopeKvArgs other = a;
-    other.style = RopeStyle::neox;
-    EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
-    other = a;
     other.cache_dtype = CacheDType::auto_;
     EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
     other = mla(128, 64, n, CacheDType::fp8_e4m3);
     other.style = RopeStyle::gptj;
+    EXPECT_TRUE(token_warp_layout(other, make_fused_plan(other, 8)));
+    EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
+    other.style = RopeStyle::neox;
     EXPECT_TRUE(token_warp_layout(other, make_fused_plan(other, 8)));
     EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
     other = mla(16, 32, n, CacheDType::fp8_e4m3);
@@ -143,10 +147,21 @@ TEST(FusedLaunch, Fp8GptjMla16TakesOneWarpAToken) {
     other.num_q_heads = 32;
     other.num_kv_heads = 2;
     EXPECT_FALSE(token_warp_layout(other, make_fused_plan(other, 8))) << n;
+    // Neox lanes hold a chunk each, so a row's chunks must fit a warp: with 2-element accesses
+    // 16 units (32 chunks) a row, with 1-element ones 32 units (64 chunks), which gpt-j's units
+    // of one chunk would not divide either.
+    other = a;
+    other.style = RopeStyle::neox;
+    EXPECT_TRUE(token_warp_layout(other, make_fused_plan(other, 2))) << n;
+    EXPECT_FALSE(token_warp_layout(other, make_fused_plan(other, 1))) << n;
     // A GPU where the kernel has no CTAs (occupancy unknown) keeps the unit kernels.
-    FusedOccupancy none = h200_fp8(RopeStyle::gptj);
-    none.token_warp = 0;
-    EXPECT_NE(route(a, none).kernel, FusedKernel::token_warp) << n;
+    for (RopeStyle style : {RopeStyle::gptj, RopeStyle::neox}) {
+      FusedOccupancy none = h200_fp8(style);
+      none.token_warp = 0;
+      other = a;
+      other.style = style;
+      EXPECT_NE(route(other, none).kernel, FusedKernel::token_warp) << n;
+    }
   }
 }
 

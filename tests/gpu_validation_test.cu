@@ -153,6 +153,13 @@ std::vector<CaseSpec> validation_cases() {
       [](CaseSpec& s) { s.slots = SlotMode::padded; });
   add(make_case(fp16, C::fp8_e5m2, mla(16), R::gptj, "nhd", 8192),
       [](CaseSpec& s) { s.block_size = 1; });
+  // Its neox lanes (a chunk each, the partner's by a shuffle), with invalid slots among valid
+  // ones, one-slot blocks, and fp32 inputs (4-element chunks, 16 a row).
+  add(make_case(bf16, C::fp8_e4m3, mla(16), R::neox, "nhd", 4099),
+      [](CaseSpec& s) { s.slots = SlotMode::padded; });
+  add(make_case(fp16, C::fp8_e5m2, mla(16), R::neox, "nhd", 8192),
+      [](CaseSpec& s) { s.block_size = 1; });
+  add(make_case(fp32, C::fp8_e4m3, mla(16), R::neox, "nhd", 4099), none);
   // partial rotary: R/2 = 20 allows only 4 elements per access
   add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
       [](CaseSpec& s) { s.rot_dim = 40; });
@@ -191,7 +198,10 @@ class GpuValidateSpec : public ::testing::TestWithParam<CaseSpec> {
 };
 
 TEST_P(GpuValidateSpec, FusedEqualsPairEqualsGolden) {
-  const CaseValidation v = validate_spec(GetParam(), ValidateOptions{});
+  // The golden model on every token, not a sample, whatever the case's size.
+  ValidateOptions every_token;
+  every_token.golden_sample_tokens = GetParam().tokens;
+  const CaseValidation v = validate_spec(GetParam(), every_token);
   EXPECT_EQ(to_string(v.disposition), "passed") << v.detail;
   EXPECT_EQ(v.mismatches, 0) << v.first_mismatch;
   EXPECT_EQ(v.detail, "fused = pair = golden on every byte");
@@ -412,6 +422,8 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
       {make_case(DType::bf16, CacheDType::auto_, heads(32, 8, 128), RopeStyle::neox, "nhd", 4096),
        "strided", false},
       {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 16384),
+       "token_warp", false},
+      {make_case(DType::fp16, CacheDType::fp8_e4m3, mla(16), RopeStyle::neox, "nhd", 16384),
        "token_warp", false}};
   for (const Want& w : wants) {
     DeviceCase dc(w.spec);
@@ -455,7 +467,8 @@ std::vector<CaseSpec> pdl_cases() {
       make_case(DType::fp16, CacheDType::fp8_e4m3, heads(8, 2, 64), RopeStyle::gptj, "hnd", 300),
       make_case(DType::bf16, CacheDType::fp8_e5m2, mla(16), RopeStyle::neox, "nhd", 17),
       // The token-warp kernel (MLA full rotary beyond decode sizes).
-      make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 4096)};
+      make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 4096),
+      make_case(DType::bf16, CacheDType::fp8_e5m2, mla(16), RopeStyle::neox, "nhd", 4096)};
   v[1].query_out = QueryOut::separate;
   return v;
 }

@@ -40,10 +40,10 @@ inline FusedOccupancy h200(RopeStyle style) {
 // role-major order, which gpt-j never takes there), no wide kernel, and the flat two-chunk kernel
 // bounded to the flat kernels' 16 / 10. Routes near a threshold (16x2x256 rot = 128 at 65k tokens:
 // 99 units a thread of one wave, long from 100) depend on it.
-// The token-warp kernel (gpt-j only: token_warp_pays) 96 registers, 5 CTAs a SM.
+// The token-warp kernel 5 CTAs a SM: gpt-j 96 registers, neox bounded to 5 (96 for bf16).
 inline FusedOccupancy h200_fp8(RopeStyle style) {
   FusedOccupancy o = h200();
-  o.token_warp = style == RopeStyle::gptj ? 5 : 0;
+  o.token_warp = 5;
   o.strided[0] = style == RopeStyle::gptj ? 16 : 9;
   o.strided[1] = style == RopeStyle::gptj ? 0 : 10;
   o.wide[0] = o.wide[1] = 0;
