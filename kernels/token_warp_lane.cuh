@@ -33,13 +33,55 @@ constexpr int kNeoxMinCtas = 5;
 // q units (one from each of that many rows) and latent chunks a lane loads before it stores.
 constexpr int kRowsAStep = 2;
 
+// What every lane of token t's warp reads once: the slot and scales, the cache entries it
+// writes, and its q, k and v rows. Only the first Tc tokens own a slot; -1 (or no mapping) means
+// nothing goes to the cache. The scales are read for every such token, not after the slot: their
+// pointers are set wherever the cache is written (an fp8 cache refuses null ones), so neither
+// waits for the other.
+template <typename T, CacheDType C>
+struct TokenRows {
+  using CacheT = typename CacheElem<T, C>::type;
+  std::int64_t slot;
+  float k_scale, v_scale;
+  CacheT *k_entry, *v_entry;
+  const T* q_src;
+  T* q_dst;
+  std::int64_t q_src_head, q_dst_head;
+  T* k_row;
+  const T* v_row;  // null without a slot
+};
+
+template <typename T, CacheDType C>
+__device__ __forceinline__ TokenRows<T, C> token_rows(const RopeKvArgs& a, const WorkPlan& p,
+                                                      const std::int64_t t) {
+  using CacheT = typename CacheElem<T, C>::type;
+  TokenRows<T, C> r;
+  const bool caching = a.slot_mapping != nullptr && t < a.num_cache_tokens;
+  r.slot = caching ? a.slot_mapping[t] : -1;
+  const bool fp8 = C != CacheDType::auto_;
+  r.k_scale = fp8 && caching ? a.k_scale[0] : 1.f;
+  r.v_scale = fp8 && caching ? a.v_scale[0] : 1.f;
+  std::uint32_t block = 0, offset = 0;
+  if (r.slot >= 0) p.per_block.divmod(static_cast<std::uint32_t>(r.slot), block, offset);
+  r.k_entry = cache_entry_at<CacheT>(a.key_cache, block, offset, 0, 0);
+  r.v_entry = cache_entry_at<CacheT>(a.value_cache, block, offset, 0, 0);
+  r.q_src = static_cast<const T*>(a.query.data) + t * a.query.token_stride;
+  r.q_dst = a.query_out.data == nullptr
+                ? const_cast<T*>(r.q_src)
+                : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride;
+  r.q_src_head = a.query.head_stride;
+  r.q_dst_head = a.query_out.data == nullptr ? a.query.head_stride : a.query_out.head_stride;
+  r.k_row = static_cast<T*>(a.key.data) + t * a.key.token_stride;
+  r.v_row = r.slot >= 0 ? static_cast<const T*>(a.value.data) + t * a.value.token_stride : nullptr;
+  return r;
+}
+
 // The work of lane `lane` (0-31) of token t's warp: the same reads in the same order as the unit
 // kernels (position and cos/sin, slot and scales, then the wait for the previous grid, then
 // q/k/v), the same numerics, the same bytes written.
 template <typename T, CacheDType C, int VEC, bool NEOX>
 __device__ __forceinline__ void token_warp_lane(const RopeKvArgs& a, const WorkPlan& p,
                                                 const std::int64_t t, const int lane) {
-  using CacheT = typename CacheElem<T, C>::type;
   using Unit = UnitChunks<T, VEC, NEOX>;
   // q_rot is a power of two at most 32 (token_warp_layout): a warp covers 32 / q_rot rows a time.
   const int row_shift = __ffs(p.q_rot) - 1;
@@ -48,29 +90,9 @@ __device__ __forceinline__ void token_warp_lane(const RopeKvArgs& a, const WorkP
 
   const UnitCosSin<VEC, NEOX> cs =
       load_unit_cos_sin<T, VEC, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
-  // Only the first Tc tokens own a slot; -1 (or no mapping) means nothing goes to the cache. The
-  // scales are read for every such token, not after the slot: their pointers are set wherever
-  // the cache is written (an fp8 cache refuses null ones), so neither waits for the other.
-  const bool caching = a.slot_mapping != nullptr && t < a.num_cache_tokens;
-  const std::int64_t slot = caching ? a.slot_mapping[t] : -1;
-  const bool fp8 = C != CacheDType::auto_;
-  const float k_scale = fp8 && caching ? a.k_scale[0] : 1.f;
-  const float v_scale = fp8 && caching ? a.v_scale[0] : 1.f;
-  std::uint32_t block = 0, offset = 0;
-  if (slot >= 0) p.per_block.divmod(static_cast<std::uint32_t>(slot), block, offset);
-  CacheT* const k_entry = cache_entry_at<CacheT>(a.key_cache, block, offset, 0, 0);
-  CacheT* const v_entry = cache_entry_at<CacheT>(a.value_cache, block, offset, 0, 0);
-
-  const T* const q_src = static_cast<const T*>(a.query.data) + t * a.query.token_stride;
-  T* const q_dst = a.query_out.data == nullptr
-                       ? const_cast<T*>(q_src)
-                       : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride;
-  const std::int64_t q_src_head = a.query.head_stride;
-  const std::int64_t q_dst_head =
-      a.query_out.data == nullptr ? a.query.head_stride : a.query_out.head_stride;
-  T* const k_row = static_cast<T*>(a.key.data) + t * a.key.token_stride;
-  const T* const v_row =
-      slot >= 0 ? static_cast<const T*>(a.value.data) + t * a.value.token_stride : nullptr;
+  const TokenRows<T, C> r = token_rows<T, C>(a, p, t);
+  const auto [slot, k_scale, v_scale, k_entry, v_entry, q_src, q_dst, q_src_head, q_dst_head, k_row,
+              v_row] = r;
 
   wait_for_prerequisite_grid();
   // Step s: kRowsAStep q rows (first_row + (kRowsAStep s + i) rows_a_step), as many latent chunks
@@ -130,7 +152,6 @@ __device__ __forceinline__ void token_warp_lane(const RopeKvArgs& a, const WorkP
 template <typename T, CacheDType C, int VEC>
 __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const WorkPlan& p,
                                                      const std::int64_t t, const int lane) {
-  using CacheT = typename CacheElem<T, C>::type;
   // 2 q_rot is a power of two at most 32 (token_warp_layout): a warp covers 32 / (2 q_rot) rows.
   const int row_chunks = 2 * p.q_rot;
   const int row_shift = __ffs(row_chunks) - 1;
@@ -143,26 +164,9 @@ __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const 
 
   const UnitCosSin<VEC, true> cs =
       load_unit_cos_sin<T, VEC, true>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
-  const bool caching = a.slot_mapping != nullptr && t < a.num_cache_tokens;
-  const std::int64_t slot = caching ? a.slot_mapping[t] : -1;
-  const bool fp8 = C != CacheDType::auto_;
-  const float k_scale = fp8 && caching ? a.k_scale[0] : 1.f;
-  const float v_scale = fp8 && caching ? a.v_scale[0] : 1.f;
-  std::uint32_t block = 0, offset = 0;
-  if (slot >= 0) p.per_block.divmod(static_cast<std::uint32_t>(slot), block, offset);
-  CacheT* const k_entry = cache_entry_at<CacheT>(a.key_cache, block, offset, 0, 0);
-  CacheT* const v_entry = cache_entry_at<CacheT>(a.value_cache, block, offset, 0, 0);
-
-  const T* const q_src = static_cast<const T*>(a.query.data) + t * a.query.token_stride;
-  T* const q_dst = a.query_out.data == nullptr
-                       ? const_cast<T*>(q_src)
-                       : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride;
-  const std::int64_t q_src_head = a.query.head_stride;
-  const std::int64_t q_dst_head =
-      a.query_out.data == nullptr ? a.query.head_stride : a.query_out.head_stride;
-  T* const k_row = static_cast<T*>(a.key.data) + t * a.key.token_stride;
-  const T* const v_row =
-      slot >= 0 ? static_cast<const T*>(a.value.data) + t * a.value.token_stride : nullptr;
+  const TokenRows<T, C> r = token_rows<T, C>(a, p, t);
+  const auto [slot, k_scale, v_scale, k_entry, v_entry, q_src, q_dst, q_src_head, q_dst_head, k_row,
+              v_row] = r;
 
   // The rotation of this lane's chunk with its partner's (every lane of the warp calls it).
   const auto rotate = [&](const Vec<T, VEC>& own) {
