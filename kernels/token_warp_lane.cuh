@@ -90,9 +90,9 @@ __device__ __forceinline__ void token_warp_lane(const RopeKvArgs& a, const WorkP
 
   const UnitCosSin<VEC, NEOX> cs =
       load_unit_cos_sin<T, VEC, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
-  const TokenRows<T, C> r = token_rows<T, C>(a, p, t);
+  const TokenRows<T, C> rows = token_rows<T, C>(a, p, t);
   const auto [slot, k_scale, v_scale, k_entry, v_entry, q_src, q_dst, q_src_head, q_dst_head, k_row,
-              v_row] = r;
+              v_row] = rows;
 
   wait_for_prerequisite_grid();
   // Step s: kRowsAStep q rows (first_row + (kRowsAStep s + i) rows_a_step), as many latent chunks
@@ -164,9 +164,9 @@ __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const 
 
   const UnitCosSin<VEC, true> cs =
       load_unit_cos_sin<T, VEC, true>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
-  const TokenRows<T, C> r = token_rows<T, C>(a, p, t);
+  const TokenRows<T, C> rows = token_rows<T, C>(a, p, t);
   const auto [slot, k_scale, v_scale, k_entry, v_entry, q_src, q_dst, q_src_head, q_dst_head, k_row,
-              v_row] = r;
+              v_row] = rows;
 
   // The rotation of this lane's chunk with its partner's (every lane of the warp calls it).
   const auto rotate = [&](const Vec<T, VEC>& own) {
