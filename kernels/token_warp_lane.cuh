@@ -169,6 +169,9 @@ __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const 
               v_row] = rows;
 
   // The rotation of this lane's chunk with its partner's (every lane of the warp calls it).
+  // rotate_row_warp_chunk's formula, but with float cos/sin entries: this kernel also takes fp32
+  // tables, which the row-warp kernel (16-bit tables only) does not. One helper for both would
+  // change one of the two measured kernels' code, so that waits for an A/B of its own.
   const auto rotate = [&](const Vec<T, VEC>& own) {
     const Vec<T, VEC> other = shuffle_chunk<T, VEC>(own, partner);
     Vec<T, VEC> out;
