@@ -122,24 +122,25 @@ __device__ __forceinline__ void token_warp_lane(const RopeKvArgs& a, const WorkP
       const int h = step_row + i * rows_a_step;
       if (h >= a.num_q_heads) continue;
       const RotatedChunks<T, VEC> r =
-          rotate_unit_chunks<T, VEC, NEOX>(q[i], a.q_rot_offset, a.rot_dim, w, cs);
+          rotate_unit_chunks<T, VEC, NEOX, true>(q[i], a.q_rot_offset, a.rot_dim, w, cs);
 #pragma unroll
       for (int j = 0; j < (NEOX ? 2 : 1); ++j)
         store_vec<T, VEC>(q_dst + h * q_dst_head + r.dim[j], r.chunk[j]);
     }
     if (has_k) {
-      const RotatedChunks<T, VEC> r = rotate_unit_chunks<T, VEC, NEOX>(k, 0, a.rot_dim, w, cs);
+      const RotatedChunks<T, VEC> r =
+          rotate_unit_chunks<T, VEC, NEOX, true>(k, 0, a.rot_dim, w, cs);
 #pragma unroll
       for (int j = 0; j < (NEOX ? 2 : 1); ++j) {
         if (a.write_back_key) store_vec<T, VEC>(k_row + r.dim[j], r.chunk[j]);
-        if (slot >= 0) store_cache_chunk<T, C, VEC>(k_entry + r.dim[j], r.chunk[j], k_scale);
+        if (slot >= 0) store_cache_chunk<T, C, VEC, true>(k_entry + r.dim[j], r.chunk[j], k_scale);
       }
     }
 #pragma unroll
     for (int i = 0; i < kRowsAStep; ++i) {
       const int c = step_chunk + 32 * i;
       if (slot >= 0 && c < p.v_units)
-        store_cache_chunk<T, C, VEC>(v_entry + c * VEC, v[i], v_scale);
+        store_cache_chunk<T, C, VEC, true>(v_entry + c * VEC, v[i], v_scale);
     }
   }
 }
@@ -175,11 +176,22 @@ __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const 
   const auto rotate = [&](const Vec<T, VEC>& own) {
     const Vec<T, VEC> other = shuffle_chunk<T, VEC>(own, partner);
     Vec<T, VEC> out;
+    // x' = x c - y s in the first half, y' = y c + x s in the second.
+    const auto rotated = [&](float mine, float theirs, int j) {
+      return from_float<T>(first_half ? __fmaf_rn(mine, cs.c[j], -__fmul_rn(theirs, cs.s[j]))
+                                      : __fmaf_rn(mine, cs.c[j], __fmul_rn(theirs, cs.s[j])));
+    };
+    if constexpr (reads_words<T, VEC, true>()) {
+      float mine[VEC], theirs[VEC];
+      bf16_chunk_floats<VEC>(own, mine);
+      bf16_chunk_floats<VEC>(other, theirs);
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      const float mine = to_float(own.v[j]), theirs = to_float(other.v[j]);
-      out.v[j] = from_float<T>(first_half ? __fmaf_rn(mine, cs.c[j], -__fmul_rn(theirs, cs.s[j]))
-                                          : __fmaf_rn(mine, cs.c[j], __fmul_rn(theirs, cs.s[j])));
+      for (int j = 0; j < VEC; ++j)
+        out.v[j] = rotated(mine[j], theirs[j], j);
+    } else {
+#pragma unroll
+      for (int j = 0; j < VEC; ++j)
+        out.v[j] = rotated(to_float(own.v[j]), to_float(other.v[j]), j);
     }
     return out;
   };
@@ -219,14 +231,14 @@ __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const 
       const Vec<T, VEC> r = rotate(k);
       if (has_k) {
         if (a.write_back_key) store_vec<T, VEC>(k_row + dim, r);
-        if (slot >= 0) store_cache_chunk<T, C, VEC>(k_entry + dim, r, k_scale);
+        if (slot >= 0) store_cache_chunk<T, C, VEC, true>(k_entry + dim, r, k_scale);
       }
     }
 #pragma unroll
     for (int i = 0; i < kRowsAStep; ++i) {
       const int c2 = step_chunk + 32 * i;
       if (slot >= 0 && c2 < p.v_units)
-        store_cache_chunk<T, C, VEC>(v_entry + c2 * VEC, v[i], v_scale);
+        store_cache_chunk<T, C, VEC, true>(v_entry + c2 * VEC, v[i], v_scale);
     }
   }
 }

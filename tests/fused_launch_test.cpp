@@ -119,10 +119,14 @@ TEST(FusedLaunch, Fp8Mla16TakesOneWarpAToken) {
         EXPECT_EQ(l.threads, n * 32) << n;
         EXPECT_EQ(l.ctas, n * 32 / kFusedThreads) << n;
       }
-      // One wave of the kernel is 5 x 132 CTAs: 2640 tokens.
+      // One wave of the kernel is 6 x 132 CTAs, 4 tokens a CTA: from 3165 tokens.
       RopeKvArgs short_launch = mla(16, 64, 2048, CacheDType::fp8_e4m3);
       short_launch.style = style;
       EXPECT_NE(route(short_launch).kernel, FusedKernel::token_warp);
+      short_launch.num_tokens = short_launch.num_cache_tokens = 3164;
+      EXPECT_NE(route(short_launch).kernel, FusedKernel::token_warp);
+      short_launch.num_tokens = short_launch.num_cache_tokens = 3165;
+      EXPECT_EQ(route(short_launch).kernel, FusedKernel::token_warp);
     }
     RopeKvArgs a = mla(16, 64, n, CacheDType::fp8_e4m3);
     a.style = RopeStyle::gptj;

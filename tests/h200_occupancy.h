@@ -40,10 +40,11 @@ inline FusedOccupancy h200(RopeStyle style) {
 // role-major order, which gpt-j never takes there), no wide kernel, and the flat two-chunk kernel
 // bounded to the flat kernels' 16 / 10. Routes near a threshold (16x2x256 rot = 128 at 65k tokens:
 // 99 units a thread of one wave, long from 100) depend on it.
-// The token-warp kernel 5 CTAs a SM: gpt-j 96 registers, neox bounded to 5 (96 for bf16).
+// The token-warp kernel 6 CTAs a SM: bf16 chunks read by their words take gpt-j 77 registers and
+// neox 79 (round 31b; 96 before, 5 CTAs).
 inline FusedOccupancy h200_fp8(RopeStyle style) {
   FusedOccupancy o = h200();
-  o.token_warp = 5;
+  o.token_warp = 6;
   o.strided[0] = style == RopeStyle::gptj ? 16 : 9;
   o.strided[1] = style == RopeStyle::gptj ? 0 : 10;
   o.wide[0] = o.wide[1] = 0;
