@@ -31,6 +31,14 @@ then fixed by the two builds before anything is timed, not picked after (session
 routing A/B's decision judged every case because no subset file was written beside the patch).
 Both reports must record launches; a run in which no launch moved is rejected.
 
+Where the first base run's reports record each case's share of the card's measured copy bandwidth
+(cases[].fused_pct_of_bandwidth), the judged cases that ran the base at --bandwidth-bound percent
+or more (default 90) are counted on a "headroom" line, with the card's name: there the base
+already moves about as many bytes as the card can, so a change that adds bytes in flight has
+little room to show, and a card with more bandwidth may judge it otherwise (session 35: the token
+warp for 16-bit caches was level on an H100, where its base ran at 90-93 %, and aimed at an H200
+where the same kernel runs at 75-78 %). Information, like the launch line, not the verdict.
+
 Exit 0: adopt; 1: reject; 3: adopt only if the listed cases pass the confirmation;
 2 (one line on stderr): a report or the subset file cannot be read, or no case is common to all.
 """
@@ -85,6 +93,23 @@ def load_launches(paths):
     return launches
 
 
+def load_bandwidth_shares(paths):
+    """({(id, mode): percent of the card's copy bandwidth the fused median reached}, card name)
+    of one run: one report, or several joined by commas (the first that records a case counts;
+    the card is the first report's)."""
+    shares, card = {}, None
+    for i, path in enumerate(paths.split(",")):
+        report = load_report("ab_compare", path)
+        for case in report["cases"]:
+            share = case.get("fused_pct_of_bandwidth")
+            if isinstance(share, (int, float)) and share > 0:
+                shares.setdefault((case.get("id"), case.get("mode")), float(share))
+        device = report.get("device")
+        if i == 0 and isinstance(device, dict) and isinstance(device.get("name"), str):
+            card = device["name"]
+    return shares, card
+
+
 def load_subset(path):
     try:
         with open(path, encoding="utf-8") as f:
@@ -117,6 +142,9 @@ def main():
     gain_rule.add_argument("--no-gain-asked", action="store_true",
                            help="judge only the per-case limit, not the mean")
     ap.add_argument("--variant", default="fused", help="variant compared (default fused)")
+    ap.add_argument("--bandwidth-bound", type=float, default=90.0,
+                    help="percent of copy bandwidth from which a judged case's base counts on "
+                    "the headroom line (default 90)")
     args = ap.parse_args()
     if len(args.base) > 2:
         ap.error("--base at most twice")
@@ -140,6 +168,8 @@ def main():
     else:
         subset = load_subset(args.subset) if args.subset else None
     moved, judged_unmoved = [], []
+    shares, card = load_bandwidth_shares(args.base[0])
+    judged_keys = []
 
     print(f"{'case':52s} {'mode':5s} {'base us':>9s} {'exp us':>9s} {'change':>7s} "
           f"{'base drift':>10s} {'pair':>6s}")
@@ -161,6 +191,7 @@ def main():
         in_subset = subset is None or key[0] in subset
         if in_subset:
             judged.append(ratio)
+            judged_keys.append(key)
         ratios.append(ratio)
         launch = ""
         if key in base_launch and key in exp_launch:
@@ -180,6 +211,13 @@ def main():
     if any(k in base_launch and k in exp_launch for k in keys):
         print(f"launch: moved in {len(moved)} case(s)" +
               (f"; {len(judged_unmoved)} judged case(s) kept theirs" if subset is not None else ""))
+    bound = [k for k in judged_keys if shares.get(k, 0.0) >= args.bandwidth_bound]
+    if bound:
+        low, high = min(shares[k] for k in bound), max(shares[k] for k in bound)
+        print(f"headroom: {len(bound)} of {len(judged_keys)} judged case(s) ran the base at "
+              f"{low:.0f}-{high:.0f} % of {card or 'this card'}'s copy bandwidth (>= "
+              f"{args.bandwidth_bound:g} %): a change that adds bytes in flight has little room "
+              "to show on this card")
     if not judged:
         print("verdict: reject (no judged case was measured)")
         return 1

@@ -177,6 +177,47 @@ code_c, out_c, err_c = run("--base", base_l, "--exp", exp_c, "--subset", "moved"
 check("launch: flat x64 -> flat compact x64" in out_c and "subset: 1 cases judged" in out_c,
       f"a compact launch counts as moved: {code_c} {out_c[-400:]} {err_c}")
 
+# The base's share of the card's copy bandwidth (cases[].fused_pct_of_bandwidth): the judged cases
+# at or above --bandwidth-bound are counted on the headroom line with the card's name; unjudged
+# cases, cases below the bound and reports without shares add nothing, and the verdict stays.
+def with_shares(name, share_of, card="NVIDIA H100 80GB HBM3"):
+    r = json.loads(json.dumps(base))
+    r["device"]["name"] = card
+    for i, case in enumerate(r["cases"]):
+        share = share_of(i)
+        if share is None:
+            case.pop("fused_pct_of_bandwidth", None)
+        else:
+            case["fused_pct_of_bandwidth"] = share
+    path = os.path.join(tmp, name + ".json")
+    with open(path, "w") as f:
+        json.dump(r, f)
+    return path
+
+
+high = set(rng.sample(range(len(ids)), 5))
+judged_high = sorted(high & half)
+shares_base = with_shares("shares", lambda i: rng.uniform(91, 97) if i in high else 55.0)
+code_s, out_s, err_s = run("--base", shares_base, "--exp", mixed, "--subset", subset, "--min-gain",
+                           "6")
+code_n, out_n, _ = run("--base", with_shares("no-shares", lambda i: None), "--exp", mixed,
+                       "--subset", subset, "--min-gain", "6")
+if judged_high:
+    check(f"headroom: {len(judged_high)} of {len(half)} judged case(s)" in out_s and
+          "NVIDIA H100 80GB HBM3" in out_s, f"headroom line: {out_s[-500:]} {err_s}")
+else:
+    check("headroom:" not in out_s, f"no judged case at the bound: {out_s[-300:]}")
+check("headroom:" not in out_n, "a report without shares prints no headroom line")
+check(code_s == code_n and out_s.split("verdict")[1] == out_n.split("verdict")[1],
+      f"the headroom line does not change the verdict: {code_s} {code_n}")
+code, out, _ = run("--base", shares_base, "--exp", mixed, "--subset", subset, "--min-gain", "6",
+                   "--bandwidth-bound", "98")
+check("headroom:" not in out, "nothing at or above a higher bound")
+everything_high = with_shares("all-high", lambda i: 93.0)
+code, out, _ = run("--base", everything_high, "--exp", mixed, "--subset", subset, "--min-gain", "6")
+check(f"headroom: {len(half)} of {len(half)} judged case(s) ran the base at 93-93 %" in out,
+      f"every judged case counted once, unjudged ones not: {out[-400:]}")
+
 # Inputs that are not reports: one line on stderr, exit 2.
 junk = os.path.join(tmp, "junk.json")
 with open(junk, "w") as f:
