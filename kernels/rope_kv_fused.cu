@@ -658,9 +658,13 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
                              pdl, a, l.plan, l.threads, l.split);
       break;
     case FusedKernel::token_warp:
-      if constexpr (C != CacheDType::auto_)
+      if constexpr (C != CacheDType::auto_) {
+        if (l.plan.k_pass > 0)
+          return launch_kernel(rope_kv_fused_token_warp_kernel<T, C, V, N, true>, grid,
+                               kFusedThreads, stream, pdl, a, l.plan);
         return launch_kernel(rope_kv_fused_token_warp_kernel<T, C, V, N>, grid, kFusedThreads,
                              stream, pdl, a, l.plan);
+      }
       break;
     case FusedKernel::wide:
     case FusedKernel::flat_wide:

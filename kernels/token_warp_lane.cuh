@@ -1,5 +1,7 @@
 // The token-warp layout (FusedKernel::token_warp; token_warp_layout, work_plan.h): one warp a
-// token, for MLA rows of rotation only with one kv head (the 64-wide k_pe and the 512-wide latent).
+// token, for MLA with one kv head (the 64-wide k_pe and the 512-wide latent) whose q rows are
+// rotated in place. With partial rotary the k row's pass-through chunks are copied to the cache
+// by the lanes after its rotated ones (KPASS).
 //
 // What the unit kernels redo for every unit (split the index into token and unit, read the
 // position, the slot and the scales, split the slot into block and offset, find the cos/sin
@@ -79,7 +81,7 @@ __device__ __forceinline__ TokenRows<T, C> token_rows(const RopeKvArgs& a, const
 // The work of lane `lane` (0-31) of token t's warp: the same reads in the same order as the unit
 // kernels (position and cos/sin, slot and scales, then the wait for the previous grid, then
 // q/k/v), the same numerics, the same bytes written.
-template <typename T, CacheDType C, int VEC, bool NEOX>
+template <typename T, CacheDType C, int VEC, bool NEOX, bool KPASS>
 __device__ __forceinline__ void token_warp_lane(const RopeKvArgs& a, const WorkPlan& p,
                                                 const std::int64_t t, const int lane) {
   using Unit = UnitChunks<T, VEC, NEOX>;
@@ -102,16 +104,22 @@ __device__ __forceinline__ void token_warp_lane(const RopeKvArgs& a, const WorkP
     const int step_chunk = lane + 32 * kRowsAStep * s;
     if (step_row >= a.num_q_heads && step_chunk >= p.v_units) break;
     const bool has_k = s == 0 && lane < p.k_rot;
+    // Partial rotary: the k row's pass-through chunks, on the lanes after its rotation units,
+    // go to the cache only (the row itself keeps them).
+    const bool has_k_pass =
+        KPASS && s == 0 && slot >= 0 && lane >= p.k_rot && lane < p.k_rot + p.k_pass;
+    const int k_pass_dim = passthrough_dim(lane - p.k_rot, VEC, 0, a.rot_dim);
     // Every load of the step before any store (the stores may alias the next loads for the
     // compiler, which would otherwise keep them in order).
     Unit q[kRowsAStep], k;
-    Vec<T, VEC> v[kRowsAStep];
+    Vec<T, VEC> v[kRowsAStep], k_pass;
 #pragma unroll
     for (int i = 0; i < kRowsAStep; ++i)
       if (step_row + i * rows_a_step < a.num_q_heads)
         q[i] = load_unit_chunks<T, VEC, NEOX>(q_src + (step_row + i * rows_a_step) * q_src_head,
                                               a.q_rot_offset, a.rot_dim, w);
     if (has_k) k = load_unit_chunks<T, VEC, NEOX>(k_row, 0, a.rot_dim, w);
+    if (has_k_pass) k_pass = load_vec<T, VEC>(k_row + k_pass_dim);
 #pragma unroll
     for (int i = 0; i < kRowsAStep; ++i)
       if (slot >= 0 && step_chunk + 32 * i < p.v_units)
@@ -136,6 +144,7 @@ __device__ __forceinline__ void token_warp_lane(const RopeKvArgs& a, const WorkP
         if (slot >= 0) store_cache_chunk<T, C, VEC, true>(k_entry + r.dim[j], r.chunk[j], k_scale);
       }
     }
+    if (has_k_pass) store_cache_chunk<T, C, VEC, true>(k_entry + k_pass_dim, k_pass, k_scale);
 #pragma unroll
     for (int i = 0; i < kRowsAStep; ++i) {
       const int c = step_chunk + 32 * i;
@@ -150,7 +159,7 @@ __device__ __forceinline__ void token_warp_lane(const RopeKvArgs& a, const WorkP
 // a shuffle: the loads and registers of gpt-j's lane (a unit of two chunks a lane, two rows a
 // step, needed 143 registers and ran 5-21 % slower; round 28). Each lane computes the formula of
 // its half (x' = x c - y s, y' = y c + x s), as rotate_pair does for both.
-template <typename T, CacheDType C, int VEC>
+template <typename T, CacheDType C, int VEC, bool KPASS>
 __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const WorkPlan& p,
                                                      const std::int64_t t, const int lane) {
   // 2 q_rot is a power of two at most 32 (token_warp_layout): a warp covers 32 / (2 q_rot) rows.
@@ -206,14 +215,20 @@ __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const 
     const int step_row = first_row + s * rows_per_step;
     const int step_chunk = lane + 32 * kRowsAStep * s;
     const bool has_k = s == 0 && lane < row_chunks;
+    // Partial rotary: the k row's pass-through chunks, on the lanes after its rotated chunks, go
+    // to the cache only (the row itself keeps them).
+    const bool has_k_pass =
+        KPASS && s == 0 && slot >= 0 && lane >= row_chunks && lane < row_chunks + p.k_pass;
+    const int k_pass_dim = passthrough_dim(lane - row_chunks, VEC, 0, a.rot_dim);
     Vec<T, VEC> q[kRowsAStep] = {}, k = {};
-    Vec<T, VEC> v[kRowsAStep];
+    Vec<T, VEC> v[kRowsAStep], k_pass;
 #pragma unroll
     for (int i = 0; i < kRowsAStep; ++i)
       if (step_row + i * rows_a_step < a.num_q_heads)
         q[i] = load_vec<T, VEC>(q_src + (step_row + i * rows_a_step) * q_src_head + a.q_rot_offset +
                                 dim);
     if (has_k) k = load_vec<T, VEC>(k_row + dim);
+    if (has_k_pass) k_pass = load_vec<T, VEC>(k_row + k_pass_dim);
 #pragma unroll
     for (int i = 0; i < kRowsAStep; ++i)
       if (slot >= 0 && step_chunk + 32 * i < p.v_units)
@@ -234,6 +249,7 @@ __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const 
         if (slot >= 0) store_cache_chunk<T, C, VEC, true>(k_entry + dim, r, k_scale);
       }
     }
+    if (has_k_pass) store_cache_chunk<T, C, VEC, true>(k_entry + k_pass_dim, k_pass, k_scale);
 #pragma unroll
     for (int i = 0; i < kRowsAStep; ++i) {
       const int c2 = step_chunk + 32 * i;
@@ -244,8 +260,13 @@ __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const 
 }
 
 // The token-warp kernel: a flat grid of one warp a token (kFusedThreads / 32 tokens a CTA).
-template <typename T, CacheDType C, int VEC, bool NEOX>
-__global__ void __launch_bounds__(kFusedThreads, NEOX ? kNeoxMinCtas : RKV_TOKEN_WARP_MIN_CTAS)
+// KPASS: k rows with pass-through chunks (partial rotary), a kernel of its own so that the full
+// rows' kernels keep their registers. Gpt-j's is bounded to 6 CTAs a SM (80 registers, no spill;
+// 85 unbounded); neox's takes 92-94 under its bound of 5 (at 6 it would spill).
+template <typename T, CacheDType C, int VEC, bool NEOX, bool KPASS = false>
+__global__ void __launch_bounds__(kFusedThreads, NEOX    ? kNeoxMinCtas
+                                                 : KPASS ? 6
+                                                         : RKV_TOKEN_WARP_MIN_CTAS)
     rope_kv_fused_token_warp_kernel(const RopeKvArgs a, const WorkPlan p) {
   // As the unit kernels: the next grid may be scheduled once every CTA of this one runs.
   allow_dependent_grid_launch();
@@ -253,9 +274,9 @@ __global__ void __launch_bounds__(kFusedThreads, NEOX ? kNeoxMinCtas : RKV_TOKEN
   // Every lane of a warp has the same token (a warp's tokens are all in or all out of range).
   if (t >= a.num_tokens) return;
   if constexpr (NEOX)
-    token_warp_lane_neox<T, C, VEC>(a, p, t, static_cast<int>(threadIdx.x % 32));
+    token_warp_lane_neox<T, C, VEC, KPASS>(a, p, t, static_cast<int>(threadIdx.x % 32));
   else
-    token_warp_lane<T, C, VEC, NEOX>(a, p, t, static_cast<int>(threadIdx.x % 32));
+    token_warp_lane<T, C, VEC, NEOX, KPASS>(a, p, t, static_cast<int>(threadIdx.x % 32));
 }
 
 }  // namespace rkv::detail

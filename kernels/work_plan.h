@@ -125,18 +125,23 @@ inline bool mla_fp8_role_warps(const RopeKvArgs& a, const WorkPlan& p) {
 }
 
 // The token-warp layout (rope_kv_fused_token_warp_kernel, token_warp_lane.cuh): one warp a token,
-// for MLA rows of rotation only with one kv head whose rows' rotation units divide a warp (a
-// lane's unit is then the same in every q row and in the k row).
+// for MLA q rows of rotation only (no pass-through unit to copy: the query rotated in place) with
+// one kv head whose rows' rotation units divide a warp (a lane's unit is then the same in every
+// q row and in the k row), and whose k row's chunks (rotated, then pass-through) fit in a warp.
 inline bool token_warp_layout(const RopeKvArgs& a, const WorkPlan& p) {
-  return mla_full_rows(a, p) && a.num_kv_heads == 1 && p.q_rot > 0 && 32 % p.q_rot == 0 &&
-         (p.q_rot & (p.q_rot - 1)) == 0 && p.k_rot == p.q_rot &&
+  const int k_chunks = (a.style == RopeStyle::neox ? 2 * p.k_rot : p.k_rot) + p.k_pass;
+  return mla_layout(a) && p.q_pass == 0 && a.num_kv_heads == 1 && p.q_rot > 0 &&
+         32 % p.q_rot == 0 && (p.q_rot & (p.q_rot - 1)) == 0 && p.k_rot == p.q_rot &&
+         k_chunks <= 32 &&
          (a.style == RopeStyle::gptj || p.q_rot <= 16);  // neox: a row's 2 q_rot chunks a warp
 }
 // Where it pays: an fp8 cache where copies are at least a quarter of the units (mla:16). Gpt-j
 // 7.5 % faster from 4096 tokens (round 28b, on an H100); neox with a chunk a lane and its partner
 // by a shuffle, bounded to 5 CTAs a SM, 6.8 % faster (round 29, on an H200). Neox with a unit of
 // two chunks a lane needed 143 registers (3 CTAs a SM) and ran 5-21 % slower; mla:128's 16 q rows
-// a lane 2-9 % slower; 16-bit caches -1.6 to +1.4 % (round 28).
+// a lane 2-9 % slower; 16-bit caches -1.6 to +1.4 % (round 28), and on an H100 -4 to +2 % in
+// the chunk-a-lane layout (round 32, where the base was already at 90-93 % of copy bandwidth).
+// Partial rotary (rot = 32: k pass-through chunks to the cache): 15.9 % faster (round 33, H100).
 inline bool token_warp_pays(const RopeKvArgs& a, const WorkPlan& p) {
   return token_warp_layout(a, p) && a.cache_dtype != CacheDType::auto_ &&
          4 * copy_units_per_token(a, p) >= p.units_per_token;

@@ -37,7 +37,8 @@ or more (default 90) are counted on a "headroom" line, with the card's name: the
 already moves about as many bytes as the card can, so a change that adds bytes in flight has
 little room to show, and a card with more bandwidth may judge it otherwise (session 35: the token
 warp for 16-bit caches was level on an H100, where its base ran at 90-93 %, and aimed at an H200
-where the same kernel runs at 75-78 %). Information, like the launch line, not the verdict.
+where the same kernel runs at 75-78 %). Information, like the launch line, not the verdict; only
+for the fused variant (the shares are its own).
 
 Exit 0: adopt; 1: reject; 3: adopt only if the listed cases pass the confirmation;
 2 (one line on stderr): a report or the subset file cannot be read, or no case is common to all.
@@ -168,7 +169,8 @@ def main():
     else:
         subset = load_subset(args.subset) if args.subset else None
     moved, judged_unmoved = [], []
-    shares, card = load_bandwidth_shares(args.base[0])
+    # The shares are the fused kernel's: another variant (the pair) gets no headroom line.
+    shares, card = (load_bandwidth_shares(args.base[0]) if args.variant == "fused" else ({}, None))
     judged_keys = []
 
     print(f"{'case':52s} {'mode':5s} {'base us':>9s} {'exp us':>9s} {'change':>7s} "
@@ -214,8 +216,9 @@ def main():
     bound = [k for k in judged_keys if shares.get(k, 0.0) >= args.bandwidth_bound]
     if bound:
         low, high = min(shares[k] for k in bound), max(shares[k] for k in bound)
+        spread = f"{low:.0f}" if round(low) == round(high) else f"{low:.0f}-{high:.0f}"
         print(f"headroom: {len(bound)} of {len(judged_keys)} judged case(s) ran the base at "
-              f"{low:.0f}-{high:.0f} % of {card or 'this card'}'s copy bandwidth (>= "
+              f"{spread} % of {card or 'this card'}'s copy bandwidth (>= "
               f"{args.bandwidth_bound:g} %): a change that adds bytes in flight has little room "
               "to show on this card")
     if not judged:

@@ -215,8 +215,11 @@ code, out, _ = run("--base", shares_base, "--exp", mixed, "--subset", subset, "-
 check("headroom:" not in out, "nothing at or above a higher bound")
 everything_high = with_shares("all-high", lambda i: 93.0)
 code, out, _ = run("--base", everything_high, "--exp", mixed, "--subset", subset, "--min-gain", "6")
-check(f"headroom: {len(half)} of {len(half)} judged case(s) ran the base at 93-93 %" in out,
+check(f"headroom: {len(half)} of {len(half)} judged case(s) ran the base at 93 %" in out,
       f"every judged case counted once, unjudged ones not: {out[-400:]}")
+code, out, _ = run("--base", everything_high, "--exp", mixed, "--variant", "pair",
+                   "--no-gain-asked")
+check("headroom:" not in out, f"the pair's check gets no headroom line: {out[-300:]}")
 
 # Inputs that are not reports: one line on stderr, exit 2.
 junk = os.path.join(tmp, "junk.json")

@@ -140,9 +140,6 @@ TEST(FusedLaunch, Fp8Mla16TakesOneWarpAToken) {
     other.style = RopeStyle::neox;
     EXPECT_TRUE(token_warp_layout(other, make_fused_plan(other, 8)));
     EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
-    other = mla(16, 32, n, CacheDType::fp8_e4m3);
-    other.style = RopeStyle::gptj;
-    EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
     other = a;
     static char out[1];
     other.query_out.data = out;
@@ -166,6 +163,51 @@ TEST(FusedLaunch, Fp8Mla16TakesOneWarpAToken) {
       other.style = style;
       EXPECT_NE(route(other, none).kernel, FusedKernel::token_warp) << n;
     }
+  }
+}
+
+// Partial rotary (mla:16 rot = 32, round 33): q rows rotated in place have no pass-through unit,
+// and the k_pe row's 4 pass-through chunks follow its rotated ones on the warp's lanes, so the
+// token warp takes it from one wave, as full rotary. A query_out of its own (q pass-through units
+// to copy), mla:128 (copies under a quarter) and a 16-bit cache keep the unit kernels.
+TEST(FusedLaunch, Fp8Mla16PartialRotaryTakesOneWarpAToken) {
+  for (RopeStyle style : {RopeStyle::gptj, RopeStyle::neox}) {
+    for (std::int64_t n : {3165, 16384, 65536}) {
+      RopeKvArgs a = mla(16, 32, n, CacheDType::fp8_e4m3);
+      a.style = style;
+      const WorkPlan p = make_fused_plan(a, 8);
+      EXPECT_EQ(p.q_pass, 0) << n;
+      EXPECT_EQ(p.k_pass, 4) << n;
+      EXPECT_TRUE(token_warp_layout(a, p)) << n;
+      const FusedLaunch l = route(a);
+      EXPECT_EQ(l.kernel, FusedKernel::token_warp) << n;
+      EXPECT_EQ(l.ctas, (n * 32 + kFusedThreads - 1) / kFusedThreads) << n;
+      RopeKvArgs other = a;
+      static char out[1];
+      other.query_out.data = out;
+      EXPECT_GT(make_fused_plan(other, 8).q_pass, 0) << n;
+      EXPECT_FALSE(token_warp_layout(other, make_fused_plan(other, 8))) << n;
+      EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
+      other = a;
+      other.cache_dtype = CacheDType::auto_;
+      EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
+      other = mla(128, 32, n, CacheDType::fp8_e4m3);
+      other.style = style;
+      EXPECT_TRUE(token_warp_layout(other, make_fused_plan(other, 8))) << n;
+      EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
+    }
+    RopeKvArgs short_launch = mla(16, 32, 3164, CacheDType::fp8_e4m3);
+    short_launch.style = style;
+    EXPECT_NE(route(short_launch).kernel, FusedKernel::token_warp);
+  }
+  // The k row's rotated and pass-through chunks must fit a warp: with 2-element accesses 16 and
+  // 16 (either style), with 1-element ones 32 and 32, which leaves the layout.
+  for (RopeStyle style : {RopeStyle::gptj, RopeStyle::neox}) {
+    RopeKvArgs a = mla(16, 32, 16384, CacheDType::fp8_e4m3);
+    a.style = style;
+    EXPECT_EQ(make_fused_plan(a, 2).k_pass, 16);
+    EXPECT_TRUE(token_warp_layout(a, make_fused_plan(a, 2)));
+    EXPECT_FALSE(token_warp_layout(a, make_fused_plan(a, 1)));
   }
 }
 

@@ -160,6 +160,23 @@ std::vector<CaseSpec> validation_cases() {
   add(make_case(fp16, C::fp8_e5m2, mla(16), R::neox, "nhd", 8192),
       [](CaseSpec& s) { s.block_size = 1; });
   add(make_case(fp32, C::fp8_e4m3, mla(16), R::neox, "nhd", 4099), none);
+  // Partial rotary (rot = 32, round 33): the k row's pass-through chunks go to the cache from the
+  // lanes after its rotated ones (the KPASS kernels), with padded slots, cache-only keys, one-slot
+  // blocks and fp32 inputs.
+  add(make_case(bf16, C::fp8_e4m3, mla(16), R::neox, "nhd", 4099), [](CaseSpec& s) {
+    s.rot_dim = 32;
+    s.slots = SlotMode::padded;
+  });
+  add(make_case(fp16, C::fp8_e5m2, mla(16), R::gptj, "nhd", 4099), [](CaseSpec& s) {
+    s.rot_dim = 32;
+    s.key_out = KeyOut::cache_only;
+  });
+  add(make_case(bf16, C::fp8_e4m3, mla(16), R::gptj, "nhd", 8192), [](CaseSpec& s) {
+    s.rot_dim = 32;
+    s.block_size = 1;
+  });
+  add(make_case(fp32, C::fp8_e4m3, mla(16), R::neox, "nhd", 4099),
+      [](CaseSpec& s) { s.rot_dim = 32; });
   // partial rotary: R/2 = 20 allows only 4 elements per access
   add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
       [](CaseSpec& s) { s.rot_dim = 40; });
@@ -409,6 +426,10 @@ TEST_F(GpuLauncher, RefusesAMisalignedView) {
 // always, for decode role-major launches of few CTAs a SM, never beyond decode sizes; it agrees
 // with the routing function on this GPU's occupancy for the order and the grid.
 TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
+  const auto rot32 = [](CaseSpec s) {
+    s.rot_dim = 32;
+    return s;
+  };
   struct Want {
     CaseSpec spec;
     const char* kernel;
@@ -424,6 +445,10 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
       {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 16384),
        "token_warp", false},
       {make_case(DType::fp16, CacheDType::fp8_e4m3, mla(16), RopeStyle::neox, "nhd", 16384),
+       "token_warp", false},
+      {rot32(make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 16384)),
+       "token_warp", false},
+      {rot32(make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::neox, "nhd", 16384)),
        "token_warp", false}};
   for (const Want& w : wants) {
     DeviceCase dc(w.spec);
