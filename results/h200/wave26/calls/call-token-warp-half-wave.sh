@@ -13,4 +13,15 @@ ADOPTED_STEPS="matrix sanitize" AB_ROUNDS=2 AB_MIN_GAIN=3 AB_PREFER="twh" AB_SUB
   AB_CASES=results/h200/wave26/calls/token-warp-half-wave-cases.txt \
   bash scripts/ab_call.sh dist/s40.tar.xz s40 c10
 echo "ab_call done ($SECONDS s)"
+# Then, only on an H200 while the call has time, the goals of HEAD's kernels (with exp-twh's route
+# if it was adopted): $OUT/goals.tar.gz.
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)
+echo "card: $card"
+if [[ $card == *H200* ]] && ((SECONDS < 330)); then
+  adopted=$(tar -xzOf "$OUT/c10.tar.gz" c10/adopted.txt 2>/dev/null)
+  [[ $adopted == exp-* ]] || adopted=
+  GOALS_TARBALL=dist/s40.tar.xz GOALS_DIR=s40 ADOPTED=$adopted \
+    bash results/h200/wave24/calls/goals.sh
+  echo "goals done ($SECONDS s)"
+fi
 exit 0
