@@ -49,19 +49,19 @@ FusedLaunch route(const RopeKvArgs& a, const FusedOccupancy& o) {
 // (mla:16): role-major order, segments of whole warps, so no warp runs two roles' branches.
 // mla:128 (12 % copies), the auto cache and decode sizes keep their routes (round 24).
 TEST(FusedLaunch, Fp8Mla16FullRotaryTakesRoleMajorWholeWarps) {
-  for (std::int64_t n : {2048, 16384, 65536}) {
+  for (std::int64_t n : {1024, 2048, 16384, 65536}) {
     RopeKvArgs a = mla(16, 64, n, CacheDType::fp8_e4m3);
     FusedLaunch l = route(a);
-    // From 16k tokens both styles take the token-warp kernel (below); at 2048 its grid is short
-    // of a wave of it.
+    // From 16k tokens both styles take the token-warp kernel (below); neox only from a wave of
+    // it, gpt-j from half a wave (1581 tokens).
     EXPECT_EQ(l.kernel, n < 16384 ? FusedKernel::prefill_half : FusedKernel::token_warp) << n;
     EXPECT_EQ(l.roles, n < 16384) << n;
     a.style = RopeStyle::gptj;
     l = route(a);
-    EXPECT_EQ(l.kernel, n < 16384 ? FusedKernel::flat : FusedKernel::token_warp) << n;
-    EXPECT_EQ(l.roles, n < 16384) << n;
+    EXPECT_EQ(l.kernel, n < 2048 ? FusedKernel::flat : FusedKernel::token_warp) << n;
+    EXPECT_EQ(l.roles, n < 2048) << n;
     a.cache_dtype = CacheDType::fp8_e5m2;
-    EXPECT_EQ(route(a).roles, n < 16384) << n;
+    EXPECT_EQ(route(a).roles, n < 2048) << n;
     a.cache_dtype = CacheDType::auto_;
     EXPECT_FALSE(route(a).roles) << n;
     RopeKvArgs wide = mla(128, 64, n, CacheDType::fp8_e4m3);
@@ -119,13 +119,15 @@ TEST(FusedLaunch, Fp8Mla16TakesOneWarpAToken) {
         EXPECT_EQ(l.threads, n * 32) << n;
         EXPECT_EQ(l.ctas, n * 32 / kFusedThreads) << n;
       }
-      // One wave of the kernel is 6 x 132 CTAs, 4 tokens a CTA: from 3165 tokens.
-      RopeKvArgs short_launch = mla(16, 64, 2048, CacheDType::fp8_e4m3);
+      // One wave of the kernel is 6 x 132 CTAs, 4 tokens a CTA: neox from 3165 tokens; gpt-j
+      // from half a wave, 1581 tokens (round 34b: neox was 3 % slower at 2048, gpt-j 3-8 %
+      // faster at 2048-3072).
+      const std::int64_t first = style == RopeStyle::neox ? 3165 : 1581;
+      RopeKvArgs short_launch = mla(16, 64, first - 1, CacheDType::fp8_e4m3);
+      short_launch.num_cache_tokens = first - 1;
       short_launch.style = style;
       EXPECT_NE(route(short_launch).kernel, FusedKernel::token_warp);
-      short_launch.num_tokens = short_launch.num_cache_tokens = 3164;
-      EXPECT_NE(route(short_launch).kernel, FusedKernel::token_warp);
-      short_launch.num_tokens = short_launch.num_cache_tokens = 3165;
+      short_launch.num_tokens = short_launch.num_cache_tokens = first;
       EXPECT_EQ(route(short_launch).kernel, FusedKernel::token_warp);
     }
     RopeKvArgs a = mla(16, 64, n, CacheDType::fp8_e4m3);
@@ -168,11 +170,11 @@ TEST(FusedLaunch, Fp8Mla16TakesOneWarpAToken) {
 
 // Partial rotary (mla:16 rot = 32, round 33): q rows rotated in place have no pass-through unit,
 // and the k_pe row's 4 pass-through chunks follow its rotated ones on the warp's lanes, so the
-// token warp takes it from one wave, as full rotary. A query_out of its own (q pass-through units
+// token warp takes it from half a wave (round 34b). A query_out of its own (q pass-through units
 // to copy), mla:128 (copies under a quarter) and a 16-bit cache keep the unit kernels.
 TEST(FusedLaunch, Fp8Mla16PartialRotaryTakesOneWarpAToken) {
   for (RopeStyle style : {RopeStyle::gptj, RopeStyle::neox}) {
-    for (std::int64_t n : {3165, 16384, 65536}) {
+    for (std::int64_t n : {1581, 3165, 16384, 65536}) {
       RopeKvArgs a = mla(16, 32, n, CacheDType::fp8_e4m3);
       a.style = style;
       const WorkPlan p = make_fused_plan(a, 8);
@@ -196,9 +198,12 @@ TEST(FusedLaunch, Fp8Mla16PartialRotaryTakesOneWarpAToken) {
       EXPECT_TRUE(token_warp_layout(other, make_fused_plan(other, 8))) << n;
       EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
     }
-    RopeKvArgs short_launch = mla(16, 32, 3164, CacheDType::fp8_e4m3);
+    // Partial rotary from half a wave in either style (round 34b: 15-26 % faster at 2048-3072).
+    RopeKvArgs short_launch = mla(16, 32, 1580, CacheDType::fp8_e4m3);
     short_launch.style = style;
     EXPECT_NE(route(short_launch).kernel, FusedKernel::token_warp);
+    short_launch.num_tokens = short_launch.num_cache_tokens = 1581;
+    EXPECT_EQ(route(short_launch).kernel, FusedKernel::token_warp);
   }
   // The k row's rotated and pass-through chunks must fit a warp: with 2-element accesses 16 and
   // 16 (either style), with 1-element ones 32 and 32, which leaves the layout.
@@ -335,9 +340,9 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   RopeKvArgs mla128 = mla(128, 64, 16384, CacheDType::fp8_e4m3);
   mla128.style = RopeStyle::gptj;
   EXPECT_EQ(route(mla128).kernel, FusedKernel::strided);
-  RopeKvArgs mla16 = mla(16, 64, 2048, CacheDType::fp8_e4m3);  // 16 x 192 = 3072 < 3200
+  RopeKvArgs mla16 = mla(16, 64, 1024, CacheDType::fp8_e4m3);  // 16 x 192 = 3072 < 3200
   mla16.style = RopeStyle::gptj;
-  EXPECT_EQ(route(mla16).kernel, FusedKernel::flat);  // from 4096 tokens the token warp (below)
+  EXPECT_EQ(route(mla16).kernel, FusedKernel::flat);  // from 1581 tokens the token warp (below)
   EXPECT_EQ(route(heads(32, 32, 128, 128, 16384, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat_wide);  // MHA: two chunks a copy unit (below)
   EXPECT_EQ(route(heads(8, 1, 64, 64, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,

@@ -177,6 +177,11 @@ std::vector<CaseSpec> validation_cases() {
   });
   add(make_case(fp32, C::fp8_e4m3, mla(16), R::neox, "nhd", 4099),
       [](CaseSpec& s) { s.rot_dim = 32; });
+  // Below a wave of the kernel, from half a wave (round 34b): partial rotary in either style.
+  add(make_case(bf16, C::fp8_e4m3, mla(16), R::neox, "nhd", 2048), [](CaseSpec& s) {
+    s.rot_dim = 32;
+    s.slots = SlotMode::padded;
+  });
   // partial rotary: R/2 = 20 allows only 4 elements per access
   add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
       [](CaseSpec& s) { s.rot_dim = 40; });
@@ -449,7 +454,13 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
       {rot32(make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 16384)),
        "token_warp", false},
       {rot32(make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::neox, "nhd", 16384)),
-       "token_warp", false}};
+       "token_warp", false},
+      {rot32(make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::neox, "nhd", 2048)),
+       "token_warp", false},
+      {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 2048),
+       "token_warp", false},
+      {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::neox, "nhd", 2048),
+       "prefill_half", false}};
   for (const Want& w : wants) {
     DeviceCase dc(w.spec);
     RopeKvFusedLaunch launch;
