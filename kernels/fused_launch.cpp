@@ -137,12 +137,14 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
     return l;
   if (decode_role_warps(a, plan, o, o.decode_roles, FusedKernel::decode_roles, l)) return l;
 
-  // Beyond decode sizes, MLA rows of rotation only (one kv head): one warp a token, the token's
-  // index math, slot, scales and cos/sin entries once a lane, and several loads in flight a lane.
-  // Only where its grid fills at least one wave of its resident CTAs: a warp a token leaves the
-  // GPU idle below that (mla:128 at 256 tokens would be 64 CTAs). Half a wave where that was
-  // measured to pay: partial rotary and gpt-j (round 34, on an H100: 15-26 % and 3-8 % faster at
-  // 2048-3072 tokens; neox full rotary 3 % slower at 2048).
+  // Beyond decode sizes, MLA with one kv head whose q rows are rotated in place
+  // (token_warp_layout): one warp a token, the token's index math, slot, scales and cos/sin
+  // entries once a lane, and several loads in flight a lane. Only where its grid fills at least
+  // one wave of its resident CTAs: a warp a token leaves the GPU idle below that (mla:128 at 256
+  // tokens would be 64 CTAs). Half a wave where that was measured to pay: partial rotary and
+  // gpt-j (rounds 34 and 34b, on an H100: 15-26 % and 1-9 % faster at 2048-3072 tokens; neox full
+  // rotary 3 % slower at 2048). The wave is the full-row kernel's occupancy (6 CTAs a SM for
+  // 16-bit inputs); neox's partial-rotary kernel holds 5.
   if (o.token_warp > 0 && token_warp_pays(a, plan)) {
     const std::int64_t lanes = a.num_tokens * 32;
     const std::int64_t ctas = ctas_for(lanes);
