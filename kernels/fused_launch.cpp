@@ -139,17 +139,17 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
 
   // Beyond decode sizes, MLA with one kv head whose q rows are rotated in place
   // (token_warp_layout): one warp a token, the token's index math, slot, scales and cos/sin
-  // entries once a lane, and several loads in flight a lane. Only where its grid fills at least
-  // one wave of its resident CTAs: a warp a token leaves the GPU idle below that (mla:128 at 256
-  // tokens would be 64 CTAs). Half a wave where that was measured to pay: partial rotary and
-  // gpt-j (rounds 34 and 34b, on an H100: 15-26 % and 1-9 % faster at 2048-3072 tokens; neox full
-  // rotary 3 % slower at 2048). The wave is the full-row kernel's occupancy (6 CTAs a SM for
-  // 16-bit inputs); neox's partial-rotary kernel holds 5.
+  // entries once a lane, and several loads in flight a lane. Neox full rotary only where its grid
+  // fills at least one wave of its resident CTAs (6 CTAs a SM for 16-bit inputs): from half a
+  // wave it was 3 % slower at 2048 tokens (round 34). Partial rotary and gpt-j wherever the
+  // decode routes above leave them: 11-36 % faster than the flat and prefill_half grids at
+  // 640-1280 tokens, and level at 768 for gpt-j full rotary (round 36, on an H100; from half a
+  // wave, 15-26 % and 1-9 % at 2048-3072, round 34b).
   if (o.token_warp > 0 && token_warp_pays(a, plan)) {
     const std::int64_t lanes = a.num_tokens * 32;
     const std::int64_t ctas = ctas_for(lanes);
-    const bool half_wave = plan.k_pass > 0 || a.style == RopeStyle::gptj;
-    if ((half_wave ? 2 * ctas : ctas) >= std::int64_t{o.sms} * o.token_warp)
+    const bool below_a_wave = plan.k_pass > 0 || a.style == RopeStyle::gptj;
+    if (below_a_wave || ctas >= std::int64_t{o.sms} * o.token_warp)
       return make_launch(ctas > kMaxCtas ? FusedKernel::too_large : FusedKernel::token_warp, false,
                          plan, RoleMajorSplit{}, lanes, ctas);
   }

@@ -28,7 +28,7 @@ trap 'rm -rf "$tmp" "${unpacked[@]}"' EXIT
 # A `*.json*` pattern takes a report whether it is plain or gzipped (decode.json.gz, prefill.json.gz,
 # gtest.json.gz, wave2's runs 2 and 3 and wave3's reports were gzipped for size) in the same name
 # order; the validate-only matrix in results/h200 (validate-full-matrix.json.gz) stays out.
-for f in "$out"/experiments/v1-*.json "$out"/experiments/v4-*.json "$out"/experiments/v5-*.json \
+for f in "$out"/experiments/v1-*.json* "$out"/experiments/v4-*.json* "$out"/experiments/v5-*.json \
   "$out"/*.json* "$out"/house/seed-table.json* "$out"/wave2/seed-table-run*.json* \
   "$out"/wave2/noise.json.gz "$out"/wave3/seed-table-fresh*.json* "$out"/wave3/pdl/pdl.json* \
   "$out"/wave5/seed-table-fresh*.json* "$out"/wave6/seed/seed-table-fresh*.json.gz; do

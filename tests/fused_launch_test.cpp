@@ -52,16 +52,16 @@ TEST(FusedLaunch, Fp8Mla16FullRotaryTakesRoleMajorWholeWarps) {
   for (std::int64_t n : {1024, 2048, 16384, 65536}) {
     RopeKvArgs a = mla(16, 64, n, CacheDType::fp8_e4m3);
     FusedLaunch l = route(a);
-    // From 16k tokens both styles take the token-warp kernel (below); neox only from a wave of
-    // it, gpt-j from half a wave (1581 tokens).
+    // The token-warp kernel (below) takes neox from a wave of it (3165 tokens), gpt-j beyond
+    // decode sizes (378 tokens): gpt-j's role-major whole warps are its decode launches only.
     EXPECT_EQ(l.kernel, n < 16384 ? FusedKernel::prefill_half : FusedKernel::token_warp) << n;
     EXPECT_EQ(l.roles, n < 16384) << n;
     a.style = RopeStyle::gptj;
     l = route(a);
-    EXPECT_EQ(l.kernel, n < 2048 ? FusedKernel::flat : FusedKernel::token_warp) << n;
-    EXPECT_EQ(l.roles, n < 2048) << n;
+    EXPECT_EQ(l.kernel, FusedKernel::token_warp) << n;
+    EXPECT_FALSE(l.roles) << n;
     a.cache_dtype = CacheDType::fp8_e5m2;
-    EXPECT_EQ(route(a).roles, n < 2048) << n;
+    EXPECT_FALSE(route(a).roles) << n;
     a.cache_dtype = CacheDType::auto_;
     EXPECT_FALSE(route(a).roles) << n;
     RopeKvArgs wide = mla(128, 64, n, CacheDType::fp8_e4m3);
@@ -119,10 +119,10 @@ TEST(FusedLaunch, Fp8Mla16TakesOneWarpAToken) {
         EXPECT_EQ(l.threads, n * 32) << n;
         EXPECT_EQ(l.ctas, n * 32 / kFusedThreads) << n;
       }
-      // One wave of the kernel is 6 x 132 CTAs, 4 tokens a CTA: neox from 3165 tokens; gpt-j
-      // from half a wave, 1581 tokens (round 34b: neox was 3 % slower at 2048, gpt-j 3-8 %
-      // faster at 2048-3072).
-      const std::int64_t first = style == RopeStyle::neox ? 3165 : 1581;
+      // One wave of the kernel is 6 x 132 CTAs, 4 tokens a CTA: neox from 3165 tokens (round
+      // 34: 3 % slower at 2048); gpt-j where its decode launches end, 378 tokens (round 36: 11-15
+      // % faster at 1024-1280, level at 768).
+      const std::int64_t first = style == RopeStyle::neox ? 3165 : 378;
       RopeKvArgs short_launch = mla(16, 64, first - 1, CacheDType::fp8_e4m3);
       short_launch.num_cache_tokens = first - 1;
       short_launch.style = style;
@@ -170,7 +170,7 @@ TEST(FusedLaunch, Fp8Mla16TakesOneWarpAToken) {
 
 // Partial rotary (mla:16 rot = 32, round 33): q rows rotated in place have no pass-through unit,
 // and the k_pe row's 4 pass-through chunks follow its rotated ones on the warp's lanes, so the
-// token warp takes it from half a wave (round 34b). A query_out of its own (q pass-through units
+// token warp takes it beyond decode sizes (round 36). A query_out of its own (q pass-through units
 // to copy), mla:128 (copies under a quarter) and a 16-bit cache keep the unit kernels.
 TEST(FusedLaunch, Fp8Mla16PartialRotaryTakesOneWarpAToken) {
   for (RopeStyle style : {RopeStyle::gptj, RopeStyle::neox}) {
@@ -198,11 +198,15 @@ TEST(FusedLaunch, Fp8Mla16PartialRotaryTakesOneWarpAToken) {
       EXPECT_TRUE(token_warp_layout(other, make_fused_plan(other, 8))) << n;
       EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
     }
-    // Partial rotary from half a wave in either style (round 34b: 15-26 % faster at 2048-3072).
-    RopeKvArgs short_launch = mla(16, 32, 1580, CacheDType::fp8_e4m3);
+    // Partial rotary where the decode launches end in either style: neox's half units to 528
+    // tokens, gpt-j's role-major warps to 440 (round 36: 23-36 % faster at 640-1280 tokens).
+    const std::int64_t first = style == RopeStyle::neox ? 529 : 441;
+    RopeKvArgs short_launch = mla(16, 32, first - 1, CacheDType::fp8_e4m3);
     short_launch.style = style;
-    EXPECT_NE(route(short_launch).kernel, FusedKernel::token_warp);
-    short_launch.num_tokens = short_launch.num_cache_tokens = 1581;
+    const FusedLaunch decode = route(short_launch);
+    EXPECT_EQ(decode.kernel,
+              style == RopeStyle::neox ? FusedKernel::decode_half : FusedKernel::decode_roles);
+    short_launch.num_tokens = short_launch.num_cache_tokens = first;
     EXPECT_EQ(route(short_launch).kernel, FusedKernel::token_warp);
   }
   // The k row's rotated and pass-through chunks must fit a warp: with 2-element accesses 16 and
@@ -340,9 +344,13 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   RopeKvArgs mla128 = mla(128, 64, 16384, CacheDType::fp8_e4m3);
   mla128.style = RopeStyle::gptj;
   EXPECT_EQ(route(mla128).kernel, FusedKernel::strided);
-  RopeKvArgs mla16 = mla(16, 64, 1024, CacheDType::fp8_e4m3);  // 16 x 192 = 3072 < 3200
+  // 16 x 192 = 3072 < 3200. A query_out of its own (q rows with pass-through units to copy)
+  // keeps it out of the token warp, which takes it otherwise (below).
+  RopeKvArgs mla16 = mla(16, 64, 1024, CacheDType::fp8_e4m3);
   mla16.style = RopeStyle::gptj;
-  EXPECT_EQ(route(mla16).kernel, FusedKernel::flat);  // from 1581 tokens the token warp (below)
+  static char mla16_out[1];
+  mla16.query_out.data = mla16_out;
+  EXPECT_EQ(route(mla16).kernel, FusedKernel::flat);
   EXPECT_EQ(route(heads(32, 32, 128, 128, 16384, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat_wide);  // MHA: two chunks a copy unit (below)
   EXPECT_EQ(route(heads(8, 1, 64, 64, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,

@@ -177,10 +177,24 @@ std::vector<CaseSpec> validation_cases() {
   });
   add(make_case(fp32, C::fp8_e4m3, mla(16), R::neox, "nhd", 4099),
       [](CaseSpec& s) { s.rot_dim = 32; });
-  // Below a wave of the kernel, from half a wave (round 34b): partial rotary in either style.
+  // Below a wave of the kernel (round 34b from half a wave, round 36 wherever the decode
+  // launches end): partial rotary in either style and gpt-j full rotary, a few hundred CTAs,
+  // fewer than one a SM's worth at 640 tokens.
   add(make_case(bf16, C::fp8_e4m3, mla(16), R::neox, "nhd", 2048), [](CaseSpec& s) {
     s.rot_dim = 32;
     s.slots = SlotMode::padded;
+  });
+  add(make_case(fp16, C::fp8_e4m3, mla(16), R::neox, "nhd", 640), [](CaseSpec& s) {
+    s.rot_dim = 32;
+    s.block_size = 1;
+  });
+  add(make_case(bf16, C::fp8_e5m2, mla(16), R::gptj, "nhd", 777), [](CaseSpec& s) {
+    s.rot_dim = 32;
+    s.slots = SlotMode::padded;
+  });
+  add(make_case(bf16, C::fp8_e4m3, mla(16), R::gptj, "nhd", 1031), [](CaseSpec& s) {
+    s.slots = SlotMode::padded;
+    s.key_out = KeyOut::cache_only;
   });
   // partial rotary: R/2 = 20 allows only 4 elements per access
   add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
@@ -460,6 +474,13 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
       {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 2048),
        "token_warp", false},
       {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::neox, "nhd", 2048),
+       "prefill_half", false},
+      // Round 36: below half a wave, partial rotary and gpt-j full rotary (1024 tokens).
+      {rot32(make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::neox, "nhd", 1024)),
+       "token_warp", false},
+      {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 1024),
+       "token_warp", false},
+      {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::neox, "nhd", 1024),
        "prefill_half", false}};
   for (const Want& w : wants) {
     DeviceCase dc(w.spec);
