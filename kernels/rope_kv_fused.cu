@@ -23,7 +23,8 @@
 // units of half a chunk (at decode sizes rope_kv_fused_half_kernel, or the compact kernel with
 // HALF; beyond them rope_kv_fused_half_prefill_kernel, bounded to 16 CTAs a SM). Mla:16 with
 // an fp8 cache beyond decode sizes runs one warp a token (rope_kv_fused_token_warp_kernel,
-// token_warp_lane.cuh; neox with a chunk a lane). Which of these a
+// token_warp_lane.cuh; neox with a chunk a lane), and so does mla:16 with a 16-bit cache between
+// two and a half CTAs a SM and a wave of that kernel. Which of these a
 // call takes is decided in one place, plan_fused_launch (fused_launch.h, host code a unit test
 // asks); this file's launcher only turns its answer into a launch.
 #include <type_traits>
@@ -558,7 +559,7 @@ int strided_ctas_per_sm(Kernel kernel) {
 // instantiations the launch can pick exist: the row-warp kernel for neox, half units where
 // neox_half_units says, the strided kernels, the wide ones with 16-bit caches, and role-major order
 // for neox or fp8 caches (role_major_units; gpt-j's decode role warps excepted), and the token-warp
-// kernel with fp8 caches (token_warp_pays).
+// kernel (token_warp_pays: fp8 caches, and 16-bit caches with full rows).
 template <typename T, CacheDType C, int V, bool N>
 FusedOccupancy fused_occupancy() {
   static const FusedOccupancy per_sm = [] {
@@ -567,8 +568,7 @@ FusedOccupancy fused_occupancy() {
     if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V))
       o.half = ctas_per_sm(rope_kv_fused_half_kernel<T, C>);
     o.decode_roles = ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, false, true>);
-    if constexpr (C != CacheDType::auto_)  // token_warp_pays: fp8 caches
-      o.token_warp = ctas_per_sm(rope_kv_fused_token_warp_kernel<T, C, V, N>);
+    o.token_warp = ctas_per_sm(rope_kv_fused_token_warp_kernel<T, C, V, N>);
     o.strided[0] = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, false>);
     if constexpr (N)
       o.strided[1] = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, true>);
@@ -658,14 +658,12 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
                              pdl, a, l.plan, l.threads, l.split);
       break;
     case FusedKernel::token_warp:
-      if constexpr (C != CacheDType::auto_) {
+      if constexpr (C != CacheDType::auto_)  // a 16-bit cache: full rows only (token_warp_pays)
         if (l.plan.k_pass > 0)
           return launch_kernel(rope_kv_fused_token_warp_kernel<T, C, V, N, true>, grid,
                                kFusedThreads, stream, pdl, a, l.plan);
-        return launch_kernel(rope_kv_fused_token_warp_kernel<T, C, V, N>, grid, kFusedThreads,
-                             stream, pdl, a, l.plan);
-      }
-      break;
+      return launch_kernel(rope_kv_fused_token_warp_kernel<T, C, V, N>, grid, kFusedThreads, stream,
+                           pdl, a, l.plan);
     case FusedKernel::wide:
     case FusedKernel::flat_wide:
     case FusedKernel::strided:

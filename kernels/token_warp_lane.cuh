@@ -262,9 +262,10 @@ __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const 
 // The token-warp kernel: a flat grid of one warp a token (kFusedThreads / 32 tokens a CTA).
 // KPASS: k rows with pass-through chunks (partial rotary), a kernel of its own so that the full
 // rows' kernels keep their registers. Gpt-j's is bounded to 6 CTAs a SM (80 registers, no spill;
-// 85 unbounded); neox's takes 92-94 under its bound of 5 (at 6 it would spill).
+// 85 unbounded); neox's takes 92-94 under its bound of 5 (at 6 it would spill). With a 16-bit
+// cache (full rows only) gpt-j takes 75 registers and neox, bounded to 6 CTAs a SM, 79-80.
 template <typename T, CacheDType C, int VEC, bool NEOX, bool KPASS = false>
-__global__ void __launch_bounds__(kFusedThreads, NEOX    ? kNeoxMinCtas
+__global__ void __launch_bounds__(kFusedThreads, NEOX ? (C == CacheDType::auto_ ? 6 : kNeoxMinCtas)
                                                  : KPASS ? 6
                                                          : RKV_TOKEN_WARP_MIN_CTAS)
     rope_kv_fused_token_warp_kernel(const RopeKvArgs a, const WorkPlan p) {

@@ -220,6 +220,48 @@ TEST(FusedLaunch, Fp8Mla16PartialRotaryTakesOneWarpAToken) {
   }
 }
 
+// Mla:16 with a 16-bit cache and full rows (round 37c): the token warp from two and a half CTAs
+// a SM (330 CTAs on 132 SMs, 1317 tokens) to the last launch below a wave of its 6 CTAs a SM
+// (3164 tokens), either style. Below, the unit grids were as fast (round 37b: gpt-j 3 % slower at
+// 1088 tokens); from a wave up they were not measured to lose (round 32), so they stay.
+TEST(FusedLaunch, SixteenBitMla16TakesOneWarpATokenBelowAWave) {
+  for (RopeStyle style : {RopeStyle::gptj, RopeStyle::neox}) {
+    for (std::int64_t n : {1317, 2048, 3164}) {
+      RopeKvArgs a = mla(16, 64, n);
+      a.style = style;
+      const FusedLaunch l = route(a);
+      EXPECT_EQ(l.kernel, FusedKernel::token_warp) << n;
+      EXPECT_FALSE(l.roles) << n;
+      EXPECT_EQ(l.threads, n * 32) << n;
+      EXPECT_EQ(l.ctas, (n * 32 + kFusedThreads - 1) / kFusedThreads) << n;
+      // Partial rotary has no 16-bit-cache kernel; mla:128 and a query_out of its own (q rows
+      // with pass-through units) leave the layout.
+      RopeKvArgs other = mla(16, 32, n);
+      other.style = style;
+      EXPECT_FALSE(token_warp_pays(other, make_fused_plan(other, 8))) << n;
+      EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
+      other = mla(128, 64, n);
+      other.style = style;
+      EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
+      other = a;
+      static char out[1];
+      other.query_out.data = out;
+      EXPECT_NE(route(other).kernel, FusedKernel::token_warp) << n;
+    }
+    for (std::int64_t n : {1088, 1316, 3165, 16384}) {
+      RopeKvArgs a = mla(16, 64, n);
+      a.style = style;
+      EXPECT_NE(route(a).kernel, FusedKernel::token_warp) << n;
+    }
+    // Without the kernel's occupancy the route is not taken.
+    RopeKvArgs a = mla(16, 64, 2048);
+    a.style = style;
+    FusedOccupancy unknown = h200(style);
+    unknown.token_warp = 0;
+    EXPECT_NE(route(a, unknown).kernel, FusedKernel::token_warp);
+  }
+}
+
 TEST(FusedLaunch, SixteenBitMlaFlatLaunchesTakeRoleMajorWholeWarps) {
   struct Case {
     int hq;

@@ -196,6 +196,18 @@ std::vector<CaseSpec> validation_cases() {
     s.slots = SlotMode::padded;
     s.key_out = KeyOut::cache_only;
   });
+  // A 16-bit cache with full rows between two and a half CTAs a SM and a wave (round 37c): both
+  // styles (neox's chunk lanes bounded to 6 CTAs a SM), padded slots, one-slot blocks, cache-only
+  // keys and an fp32 cos/sin table.
+  add(make_case(bf16, C::auto_, mla(16), R::neox, "nhd", 2047), [](CaseSpec& s) {
+    s.slots = SlotMode::padded;
+    s.cos_sin_fp32 = true;
+  });
+  add(make_case(fp16, C::auto_, mla(16), R::gptj, "nhd", 1400), [](CaseSpec& s) {
+    s.block_size = 1;
+    s.key_out = KeyOut::cache_only;
+  });
+  add(make_case(fp16, C::auto_, mla(16), R::neox, "nhd", 3100), none);
   // partial rotary: R/2 = 20 allows only 4 elements per access
   add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
       [](CaseSpec& s) { s.rot_dim = 40; });
@@ -481,7 +493,14 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
       {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 1024),
        "token_warp", false},
       {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::neox, "nhd", 1024),
-       "prefill_half", false}};
+       "prefill_half", false},
+      // Round 37c: a 16-bit cache from two and a half CTAs a SM to a wave.
+      {make_case(DType::bf16, CacheDType::auto_, mla(16), RopeStyle::gptj, "nhd", 2048),
+       "token_warp", false},
+      {make_case(DType::fp16, CacheDType::auto_, mla(16), RopeStyle::neox, "nhd", 2048),
+       "token_warp", false},
+      {make_case(DType::bf16, CacheDType::auto_, mla(16), RopeStyle::neox, "nhd", 16384), "wide",
+       false}};
   for (const Want& w : wants) {
     DeviceCase dc(w.spec);
     RopeKvFusedLaunch launch;

@@ -12,10 +12,12 @@
 namespace rkv {
 
 // 132 SMs; row-warp kernel 16 CTAs a SM (32 registers), half-unit kernel 12 (36), role-major
-// decode kernel 10 (48), the strided and wide kernels 9 (52).
+// decode kernel 10 (48), the strided and wide kernels 9 (52), the token-warp kernel 6 (gpt-j 75
+// registers, neox 79-80 under its bound of 6; round 37c).
 inline FusedOccupancy h200() {
   FusedOccupancy o;
   o.sms = 132;
+  o.token_warp = 6;
   o.row_warp = 16;
   o.half = 12;
   o.decode_roles = 10;
