@@ -144,18 +144,22 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   // wave it was 3 % slower at 2048 tokens (round 34). Partial rotary and gpt-j wherever the
   // decode routes above leave them: 11-36 % faster than the flat and prefill_half grids at
   // 640-1280 tokens, and level at 768 for gpt-j full rotary (round 36, on an H100; from half a
-  // wave, 15-26 % and 1-9 % at 2048-3072, round 34b). With a 16-bit cache (full rows only) from
-  // two and a half CTAs a SM up to a wave, either style: 4-25 % faster at 1344-3072 tokens
-  // (round 37c, on an H100). Below that the unit kernels, which have no quotient to compute
-  // there, were as fast or faster (gpt-j +3 % at 272 CTAs, +10 % at 160; rounds 37 and 37b); from
-  // a wave up the H100 could not judge it (round 32: its base already ran at 90-93 % of copy
-  // bandwidth), so those launches keep the unit grids.
+  // wave, 15-26 % and 1-9 % at 2048-3072, round 34b). With a 16-bit cache (full rows only) up to
+  // a wave: gpt-j from two and a half CTAs a SM, neox from two. Round 37c, on an H100: 4-25 %
+  // faster at 1344-3072 tokens, either style. Round 38: neox 6-26 % faster at 1088-1312, where its
+  // unit route is the strided grid's one wave. Below that the unit kernels, which have no quotient
+  // to compute there, were as fast or faster (gpt-j +3 % at 272 CTAs, +10 % at 160; neox level at
+  // 264; rounds 37, 37b and 38). From a wave up the H100 could not judge it (round 32: its base
+  // already ran at 90-93 % of copy bandwidth), so those launches keep the unit grids.
   if (o.token_warp > 0 && token_warp_pays(a, plan)) {
     const std::int64_t lanes = a.num_tokens * 32;
     const std::int64_t ctas = ctas_for(lanes);
     const bool fills_a_wave = ctas >= std::int64_t{o.sms} * o.token_warp;
     const bool fp8_below_a_wave = plan.k_pass > 0 || a.style == RopeStyle::gptj;
-    const bool sixteen_bit_band = !fills_a_wave && 2 * ctas >= 5 * std::int64_t{o.sms};
+    // Where a 16-bit cache's band starts, in halves of a CTA a SM: neox 2, gpt-j 2.5.
+    const std::int64_t band_start_halves = a.style == RopeStyle::neox ? 4 : 5;
+    const bool sixteen_bit_band =
+        !fills_a_wave && 2 * ctas >= band_start_halves * std::int64_t{o.sms};
     if (a.cache_dtype == CacheDType::auto_ ? sixteen_bit_band : fp8_below_a_wave || fills_a_wave)
       return make_launch(ctas > kMaxCtas ? FusedKernel::too_large : FusedKernel::token_warp, false,
                          plan, RoleMajorSplit{}, lanes, ctas);

@@ -23,8 +23,8 @@
 // units of half a chunk (at decode sizes rope_kv_fused_half_kernel, or the compact kernel with
 // HALF; beyond them rope_kv_fused_half_prefill_kernel, bounded to 16 CTAs a SM). Mla:16 with
 // an fp8 cache beyond decode sizes runs one warp a token (rope_kv_fused_token_warp_kernel,
-// token_warp_lane.cuh; neox with a chunk a lane), and so does mla:16 with a 16-bit cache between
-// two and a half CTAs a SM and a wave of that kernel. Which of these a
+// token_warp_lane.cuh; neox with a chunk a lane), and so does mla:16 with a 16-bit cache from two
+// and a half CTAs a SM (gpt-j) or two (neox) to a wave of that kernel. Which of these a
 // call takes is decided in one place, plan_fused_launch (fused_launch.h, host code a unit test
 // asks); this file's launcher only turns its answer into a launch.
 #include <type_traits>

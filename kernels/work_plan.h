@@ -142,8 +142,9 @@ inline bool token_warp_layout(const RopeKvArgs& a, const WorkPlan& p) {
 // a lane 2-9 % slower; 16-bit caches -1.6 to +1.4 % (round 28), and on an H100 -4 to +2 % in
 // the chunk-a-lane layout (round 32, where the base was already at 90-93 % of copy bandwidth).
 // Partial rotary (rot = 32: k pass-through chunks to the cache): 15.9 % faster (round 33, H100).
-// A 16-bit cache with full rows: only where fused_launch.cpp's route says (round 37c: between two
-// and a half CTAs a SM and a wave, 4-25 % faster on an H100); partial rotary there has no kernel.
+// A 16-bit cache with full rows: only where fused_launch.cpp's route says (rounds 37c and 38:
+// below a wave, from two and a half CTAs a SM for gpt-j and two for neox, 4-26 % faster on an
+// H100); partial rotary there has no kernel.
 inline bool token_warp_pays(const RopeKvArgs& a, const WorkPlan& p) {
   return token_warp_layout(a, p) && (a.cache_dtype != CacheDType::auto_ || p.k_pass == 0) &&
          4 * copy_units_per_token(a, p) >= p.units_per_token;

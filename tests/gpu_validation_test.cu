@@ -208,6 +208,9 @@ std::vector<CaseSpec> validation_cases() {
     s.key_out = KeyOut::cache_only;
   });
   add(make_case(fp16, C::auto_, mla(16), R::neox, "nhd", 3100), none);
+  // Neox from two CTAs a SM (round 38), where its unit route is the strided grid's one wave.
+  add(make_case(bf16, C::auto_, mla(16), R::neox, "nhd", 1250),
+      [](CaseSpec& s) { s.slots = SlotMode::padded; });
   // partial rotary: R/2 = 20 allows only 4 elements per access
   add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
       [](CaseSpec& s) { s.rot_dim = 40; });
@@ -500,6 +503,10 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
       {make_case(DType::fp16, CacheDType::auto_, mla(16), RopeStyle::neox, "nhd", 2048),
        "token_warp", false},
       {make_case(DType::bf16, CacheDType::auto_, mla(16), RopeStyle::neox, "nhd", 16384), "wide",
+       false},
+      {make_case(DType::bf16, CacheDType::auto_, mla(16), RopeStyle::neox, "nhd", 1280),
+       "token_warp", false},
+      {make_case(DType::bf16, CacheDType::auto_, mla(16), RopeStyle::gptj, "nhd", 1280), "wide",
        false}};
   for (const Want& w : wants) {
     DeviceCase dc(w.spec);
