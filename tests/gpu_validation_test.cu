@@ -208,6 +208,10 @@ std::vector<CaseSpec> validation_cases() {
     s.key_out = KeyOut::cache_only;
   });
   add(make_case(fp16, C::auto_, mla(16), R::neox, "nhd", 3100), none);
+  // fp32 inputs (4-element chunks; the kernel holds 7 CTAs a SM, so its wave ends at 3695 tokens).
+  add(make_case(fp32, C::auto_, mla(16), R::gptj, "nhd", 2500),
+      [](CaseSpec& s) { s.slots = SlotMode::padded; });
+  add(make_case(fp32, C::auto_, mla(16), R::neox, "nhd", 1400), none);
   // Neox from two CTAs a SM (round 38), where its unit route is the strided grid's one wave.
   add(make_case(bf16, C::auto_, mla(16), R::neox, "nhd", 1250),
       [](CaseSpec& s) { s.slots = SlotMode::padded; });
@@ -505,6 +509,8 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
       {make_case(DType::bf16, CacheDType::auto_, mla(16), RopeStyle::neox, "nhd", 16384), "wide",
        false},
       {make_case(DType::bf16, CacheDType::auto_, mla(16), RopeStyle::neox, "nhd", 1280),
+       "token_warp", false},
+      {make_case(DType::fp32, CacheDType::auto_, mla(16), RopeStyle::gptj, "nhd", 2500),
        "token_warp", false},
       // Gpt-j's band starts at two and a half CTAs a SM: at 1280 tokens the flat grid in
       // role-major whole warps (round 26b).
