@@ -377,10 +377,14 @@ TEST(RopeKvCheck, RejectsACacheThatAliasesQkv) {
   }
   {
     HostCase c(small_spec());
-    // The last token's value row (earlier rows would also lie inside the q and k spans).
+    // The last token's value row (earlier rows would also lie inside the q and k spans). The
+    // cache view runs on past the qkv buffer, into whatever the allocator put after it: the
+    // positions, on one run of the GPU box (the first overlapping pair is named), so only the
+    // cache's side of the pair is fixed.
     c.args.value_cache.data =
         static_cast<char*>(c.args.value.data) + 7 * c.args.value.token_stride * 2;
-    EXPECT_EQ(c.check(), "value and value_cache views share memory");
+    const std::string refused = c.check();
+    EXPECT_NE(refused.find(" and value_cache views share memory"), std::string::npos) << refused;
   }
   {
     HostCase c(small_spec());
