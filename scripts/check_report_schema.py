@@ -2,10 +2,10 @@
 """Validates rope-kv-bench reports against docs/report-schema.json with a real JSON Schema
 validator (Debian's python3-jsonschema, draft 2020-12).
 
-Usage: check_report_schema.py SCHEMA PATH...   (a PATH that is a folder is searched for *.json
-                                                and *.json.gz, read unpacked)
+Usage: check_report_schema.py SCHEMA PATH...   (a PATH that is a folder is searched for *.json,
+                                                *.json.gz and *.json.xz, read unpacked)
 
-Every *.json (or *.json.gz) found is a report unless it is Google Benchmark output (top-level "context" and
+Every *.json (or *.json.gz, *.json.xz) found is a report unless it is Google Benchmark output (top-level "context" and
 "benchmarks"), GoogleTest output (top-level "testsuites"), a `compare --json` verdict (tool
 "rope-kv-bench compare") or scripts/ncu_vs_tool.sh's table (top-level "rows" and no "cases");
 anything else that fails the schema, or is not JSON at all, fails the check. Exit 0 when all pass, 1 when one fails, 2 when the
@@ -13,6 +13,7 @@ validator is missing or nothing was found.
 """
 import gzip
 import json
+import lzma
 import pathlib
 import sys
 
@@ -49,13 +50,14 @@ def main(argv):
     files = []
     for arg in argv[2:]:
         p = pathlib.Path(arg)
-        files += sorted([*p.rglob("*.json"), *p.rglob("*.json.gz")]) if p.is_dir() else [p]
+        files += (sorted([*p.rglob("*.json"), *p.rglob("*.json.gz"), *p.rglob("*.json.xz")])
+                  if p.is_dir() else [p])
     checked, failed = 0, 0
     for f in files:
         try:
-            data = gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes()
-            doc = json.loads(data)
-        except (OSError, ValueError, EOFError) as e:
+            unpack = {".gz": gzip.decompress, ".xz": lzma.decompress}.get(f.suffix, bytes)
+            doc = json.loads(unpack(f.read_bytes()))
+        except (OSError, ValueError, EOFError, lzma.LZMAError) as e:
             print(f"{f}: not readable JSON: {e}")
             failed += 1
             continue

@@ -1,10 +1,14 @@
 """Reading a rope-kv-bench report (docs/report.md) from the scripts beside this file, with the
-one-line refusal they all share: `PROG: PATH: why` on stderr and exit 2. A gzip-compressed report
-(how large ones are committed under results/) is read as it is, recognised by its magic bytes."""
+one-line refusal they all share: `PROG: PATH: why` on stderr and exit 2. A gzip- or
+xz-compressed report (how large ones are committed under results/) is read as it is, recognised
+by its magic bytes."""
 import gzip
 import json
+import lzma
 import sys
 import zlib
+
+XZ_MAGIC = b"\xfd7zXZ\x00"
 
 
 def fail_input(prog, path, why):
@@ -13,8 +17,8 @@ def fail_input(prog, path, why):
 
 
 def load_json(path):
-    """The JSON of a plain or gzip-compressed file. Raises OSError (unreadable) or ValueError (a
-    broken gzip stream, or not JSON), for scripts that report errors in their own words."""
+    """The JSON of a plain, gzip- or xz-compressed file. Raises OSError (unreadable) or ValueError
+    (a broken gzip or xz stream, or not JSON), for scripts that report errors in their own words."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:2] == b"\x1f\x8b":
@@ -22,6 +26,11 @@ def load_json(path):
             data = gzip.decompress(data)
         except (gzip.BadGzipFile, EOFError, zlib.error) as e:
             raise ValueError(f"not a readable gzip file ({e})") from e
+    elif data[:6] == XZ_MAGIC:
+        try:
+            data = lzma.decompress(data)
+        except (lzma.LZMAError, EOFError) as e:
+            raise ValueError(f"not a readable xz file ({e})") from e
     try:
         return json.loads(data.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:

@@ -3,6 +3,7 @@
 way each: a lower bound below 1.0, a validation that did not pass, an unreadable input."""
 import gzip
 import json
+import lzma
 import os
 import subprocess
 import sys
@@ -68,6 +69,13 @@ zipped = os.path.join(tmp, "slow.json.gz")
 with open(slow_path, "rb") as f, gzip.open(zipped, "wb") as z:
     z.write(f.read())
 check(run(zipped) == run(slow_path), "a gzip report reads as the report itself")
+xz_packed = os.path.join(tmp, "slow.json.xz")
+with open(slow_path, "rb") as f, lzma.open(xz_packed, "wb") as z:
+    z.write(f.read())
+check(run(xz_packed) == run(slow_path), "an xz report reads as the report itself")
+xz_cut = os.path.join(tmp, "cut.json.xz")
+with open(xz_packed, "rb") as f, open(xz_cut, "wb") as t:
+    t.write(f.read()[:40])
 truncated = os.path.join(tmp, "truncated.json.gz")
 with open(zipped, "rb") as f, open(truncated, "wb") as t:
     t.write(f.read()[:40])
@@ -76,7 +84,7 @@ bad = os.path.join(tmp, "bad.json")
 with open(bad, "w") as f:
     f.write("{ not json")
 for path, why in [(bad, "not JSON"), (os.path.join(tmp, "none.json"), "No such file"),
-                  (truncated, "not a readable gzip file"),
+                  (truncated, "not a readable gzip file"), (xz_cut, "not a readable xz file"),
                   (os.path.join(SOURCE, "configs", "seed-table.json"), "not a rope-kv-bench report")]:
     code, out, err = run(REPORT, path)
     check(code == 2 and out == "" and len(err.splitlines()) == 1 and why in err, f"{path}: {err}")

@@ -4,6 +4,7 @@ given where the schema goes, and a spoiled report among good ones. Each is one l
 documented exit, never a traceback."""
 import gzip
 import json
+import lzma
 import os
 import sys
 import tempfile
@@ -30,6 +31,19 @@ for schema in (packed, os.path.join(tmp, "absent.json")):
 
 code, out, err = run_script(SCRIPT, SCHEMA, packed)
 check(code == 0 and "1 reports checked, 0 failed" in out, f"a gzipped report passes: {out} {err}")
+
+# xz (how the never-slower surveys are committed): found in a folder, checked, and a broken
+# stream fails as unreadable.
+xz_dir = os.path.join(tmp, "xz")
+os.mkdir(xz_dir)
+with open(os.path.join(xz_dir, "survey.json.xz"), "wb") as f:
+    f.write(lzma.compress(json.dumps(good).encode()))
+code, out, err = run_script(SCRIPT, SCHEMA, xz_dir)
+check(code == 0 and "1 reports checked, 0 failed" in out, f"an xz report passes: {out} {err}")
+with open(os.path.join(xz_dir, "cut.json.xz"), "wb") as f:
+    f.write(lzma.compress(json.dumps(good).encode())[:60])
+code, out, err = run_script(SCRIPT, SCHEMA, xz_dir)
+check(code == 1 and "cut.json.xz: not readable JSON" in out, f"a cut xz stream fails: {out} {err}")
 
 spoiled = json.loads(json.dumps(good))
 del spoiled["cases"][0]["id"]
