@@ -120,8 +120,8 @@ TEST(FusedLaunch, Fp8Mla16TakesOneWarpAToken) {
         EXPECT_EQ(l.ctas, n * 32 / kFusedThreads) << n;
       }
       // One wave of the kernel is 6 x 132 CTAs, 4 tokens a CTA: neox from 3165 tokens (round
-      // 34: 3 % slower at 2048); gpt-j where its decode launches end, 378 tokens (round 36: 11-15
-      // % faster at 1024-1280, level at 768).
+      // 34: 3 % slower at 2048); gpt-j where its decode launches end, 378 tokens (round 36:
+      // faster by 11-15 % at 1024-1280 tokens, level at 768).
       const std::int64_t first = style == RopeStyle::neox ? 3165 : 378;
       RopeKvArgs short_launch = mla(16, 64, first - 1, CacheDType::fp8_e4m3);
       short_launch.num_cache_tokens = first - 1;
