@@ -11,23 +11,17 @@
 #   (fgp) for the one shape whose gpt-j partial rotary gained on the flat grid (16x2x256 rot = 128,
 #   -6 to -7.5 % in rounds 43 and 43b) and one that lost (28x4x128 rot = 64, +2 to +6 %), three
 #   launches each, caches flushed. Sectors a request, L2 hits, stall reasons and SM balance say
-#   which mechanism a rule for it would rest on. $OUT/ncu/.
+#   which mechanism a rule for it would rest on. $OUT/ncu-base/, $OUT/ncu-exp-fgp/.
 set -u
 bash scripts/h200_first.sh results/h200/wave26/calls/call-h200-goals-token-warp-auto-from-a-wave.sh &&
   exit 0
 tar -xJf dist/s59.tar.xz && chmod +x s59/rope-kv-bench s59/exp-fgp/rope-kv-bench
-mkdir -p $OUT/ncu
-for c in 'bf16|auto|16x2x256|gptj|nhd|N=65536|rot=128' 'bf16|auto|28x4x128|gptj|nhd|N=65536|rot=64'; do
-  for b in base exp-fgp; do
-    bin=s59/rope-kv-bench
-    [[ $b == base ]] || bin=s59/$b/rope-kv-bench
-    ((SECONDS < 540)) || break 2
-    timeout -k 10 120 bash scripts/ncu.sh "$c" fused 3 $OUT/ncu/raw-$b $bin >>$OUT/ncu/log.txt 2>&1
-    echo "$b $c: exit $? ($SECONDS s)" | tee -a $OUT/ncu/log.txt
-  done
-done
+# device_run.sh's ncu step: the fused kernel, three launches a case, ncu-summary.txt in each OUT.
+cases='bf16|auto|16x2x256|gptj|nhd|N=65536|rot=128;bf16|auto|28x4x128|gptj|nhd|N=65536|rot=64'
 for b in base exp-fgp; do
-  cat $OUT/ncu/raw-$b/*.txt >$OUT/ncu/ncu-summary-$b.txt 2>/dev/null && gzip -9 $OUT/ncu/ncu-summary-$b.txt
+  bin=s59
+  [[ $b == base ]] || bin=s59/$b
+  NCU_CASES=$cases BIN=$bin OUT=$OUT/ncu-$b STEP_TIMEOUT=240 bash scripts/device_run.sh ncu
+  echo "$b: exit $? ($SECONDS s)"
 done
-rm -rf $OUT/ncu/raw-*
 exit 0
