@@ -267,8 +267,12 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
       return make_launch(FusedKernel::wide, roles, wide, wide_split, wide_threads,
                          in_waves(wide_ctas, wide_units, wide_threads));
   }
-  return make_launch(FusedKernel::strided, roles, plan, split, threads,
-                     in_waves(resident, unit_count, threads));
+  // Row-major launches whose warps would keep their slots of a token (strided_warps_pinned) turn
+  // them, where the turning kernel holds as many CTAs a SM (the grid is then the same).
+  const bool rotate = !roles && o.strided_rotating > 0 && o.strided_rotating == o.strided[0] &&
+                      strided_warps_pinned(plan, unit_count, kFusedThreads);
+  return make_launch(rotate ? FusedKernel::strided_rotating : FusedKernel::strided, roles, plan,
+                     split, threads, in_waves(resident, unit_count, threads));
 }
 
 const char* fused_kernel_name(FusedKernel k) {
@@ -291,6 +295,8 @@ const char* fused_kernel_name(FusedKernel k) {
       return "flat_wide";
     case FusedKernel::strided:
       return "strided";
+    case FusedKernel::strided_rotating:
+      return "strided_rotating";
     case FusedKernel::flat:
       return "flat";
   }

@@ -15,20 +15,23 @@ constexpr int kFusedThreads = 128;  // threads per CTA of every fused kernel
 
 // The fused kernels, one per launch shape (rope_kv_fused.cu).
 enum class FusedKernel {
-  too_large,     // the grid would pass 2^31 - 1 CTAs: refused (cudaErrorInvalidConfiguration)
-  row_warp,      // rope_kv_fused_row_warp_kernel: neox rows of rotation only, decode sizes
-  decode_half,   // role-major, half units, segments padded to warps, decode sizes (compact:
-                 // rope_kv_fused_decode_roles_kernel with HALF, else rope_kv_fused_half_kernel)
-  decode_roles,  // role-major, segments padded to warps, decode sizes (compact:
-                 // rope_kv_fused_decode_roles_kernel, else the flat role-major unit kernel)
-  prefill_half,  // rope_kv_fused_half_prefill_kernel: half units beyond decode sizes
-  wide,          // rope_kv_fused_wide_kernel: strided, two chunks a copy unit
-  flat_wide,     // rope_kv_fused_flat_wide_kernel: one unit a thread, two chunks a copy unit
-                 // (fp8 caches)
-  strided,       // the unit kernel on a grid of the resident CTAs (16 waves of them for long
-                 // launches), threads striding over units
-  flat,          // the unit kernel, one unit a thread
-  token_warp,    // rope_kv_fused_token_warp_kernel: one warp a token (MLA rows of rotation only)
+  too_large,         // the grid would pass 2^31 - 1 CTAs: refused (cudaErrorInvalidConfiguration)
+  row_warp,          // rope_kv_fused_row_warp_kernel: neox rows of rotation only, decode sizes
+  decode_half,       // role-major, half units, segments padded to warps, decode sizes (compact:
+                     // rope_kv_fused_decode_roles_kernel with HALF, else rope_kv_fused_half_kernel)
+  decode_roles,      // role-major, segments padded to warps, decode sizes (compact:
+                     // rope_kv_fused_decode_roles_kernel, else the flat role-major unit kernel)
+  prefill_half,      // rope_kv_fused_half_prefill_kernel: half units beyond decode sizes
+  wide,              // rope_kv_fused_wide_kernel: strided, two chunks a copy unit
+  flat_wide,         // rope_kv_fused_flat_wide_kernel: one unit a thread, two chunks a copy unit
+                     // (fp8 caches)
+  strided,           // the unit kernel on a grid of the resident CTAs (16 waves of them for long
+                     // launches), threads striding over units
+  strided_rotating,  // the same grid, its warps taking the CTA's 128 units a warp further round
+                     // each pass (work_plan.h, strided_warps_pinned)
+  flat,              // the unit kernel, one unit a thread
+  token_warp,        // rope_kv_fused_token_warp_kernel: one warp a token (MLA rows of rotation
+                     // only)
 };
 
 // CTAs of each fused kernel that fit on one SM at once, as the runtime reports them for the
@@ -39,6 +42,7 @@ struct FusedOccupancy {
   int sms = 0;
   int row_warp = 0, half = 0, decode_roles = 0, token_warp = 0;
   int strided[2] = {0, 0}, wide[2] = {0, 0}, flat_wide[2] = {0, 0};
+  int strided_rotating = 0;  // row-major order, gpt-j only
 };
 
 // One launch: its kernel, the order of its units (role-major or not), the plan and split it

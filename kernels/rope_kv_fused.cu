@@ -458,17 +458,34 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_decode_roles_kernel(
   if (gid < head.total_lanes) decode_role_lane<T, C, VEC, NEOX, HALF>(head, roles, gid);
 }
 
-template <typename T, CacheDType C, int VEC, bool NEOX, bool STRIDE, bool ROLES>
+// ROTATE (strided only): on each pass the CTA's warps take its 128 units a warp further round, so
+// that no warp keeps the same slots of a token for the whole launch (strided_warps_pinned,
+// work_plan.h). The CTA's units of a pass are the same either way.
+template <typename T, CacheDType C, int VEC, bool NEOX, bool STRIDE, bool ROLES,
+          bool ROTATE = false>
 __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a, const WorkPlan p,
                                                              const std::int64_t total_units,
                                                              const RoleMajorSplit split) {
+  static_assert(!ROTATE || STRIDE, "only the strided loop turns its warps");
   // The kernel after this one may be scheduled as soon as every CTA of this one runs: it waits
   // (griddepcontrol.wait) for this grid to complete before reading anything it wrote, and this
   // grid's CTAs are all resident by then, so an early start takes no SM slot from them and
   // overlaps its launch and prologue with this kernel's memory round trips. A no-op without PDL.
   allow_dependent_grid_launch();
   const std::int64_t first = std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x;
-  if constexpr (STRIDE) {
+  if constexpr (ROTATE) {
+    constexpr int kWarps = kFusedThreads / 32;
+    static_assert((kWarps & (kWarps - 1)) == 0, "a power of two of warps");
+    const std::int64_t stride = std::int64_t{gridDim.x} * kFusedThreads;
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    int quarter = static_cast<int>(threadIdx.x) / 32;
+    for (std::int64_t cta_first = std::int64_t{blockIdx.x} * kFusedThreads; cta_first < total_units;
+         cta_first += stride) {
+      const std::int64_t gid = cta_first + quarter * 32 + lane;
+      if (gid < total_units) fused_unit<T, C, VEC, NEOX, ROLES>(a, p, split, total_units, gid);
+      quarter = (quarter + 1) & (kWarps - 1);
+    }
+  } else if constexpr (STRIDE) {
     const std::int64_t stride = std::int64_t{gridDim.x} * kFusedThreads;
     for (std::int64_t gid = first; gid < total_units; gid += stride)
       fused_unit<T, C, VEC, NEOX, ROLES>(a, p, split, total_units, gid);
@@ -557,7 +574,8 @@ int strided_ctas_per_sm(Kernel kernel) {
 // The occupancy of this instantiation's kernels (asked once: it does not change within a process
 // for one architecture) with the current device's SM count (asked every call). Only the
 // instantiations the launch can pick exist: the row-warp kernel for neox, half units where
-// neox_half_units says, the strided kernels, the wide ones with 16-bit caches, and role-major order
+// neox_half_units says, the strided kernels (gpt-j's also turning its warps, row-major only:
+// strided_warps_pinned), the wide ones with 16-bit caches, and role-major order
 // for neox or fp8 caches (role_major_units; gpt-j's decode role warps excepted), and the token-warp
 // kernel (token_warp_pays: fp8 caches, and 16-bit caches with full rows).
 template <typename T, CacheDType C, int V, bool N>
@@ -570,6 +588,8 @@ FusedOccupancy fused_occupancy() {
     o.decode_roles = ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, false, true>);
     o.token_warp = ctas_per_sm(rope_kv_fused_token_warp_kernel<T, C, V, N>);
     o.strided[0] = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, false>);
+    if constexpr (!N)
+      o.strided_rotating = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, false, true>);
     if constexpr (N)
       o.strided[1] = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, true>);
     if constexpr (C == CacheDType::auto_) {
@@ -656,6 +676,12 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
       if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V))
         return launch_kernel(rope_kv_fused_half_prefill_kernel<T, C>, grid, kFusedThreads, stream,
                              pdl, a, l.plan, l.threads, l.split);
+      break;
+    case FusedKernel::strided_rotating:
+      if constexpr (!N)
+        if (!l.roles)
+          return launch_kernel(rope_kv_fused_kernel<T, C, V, N, true, false, true>, grid,
+                               kFusedThreads, stream, pdl, a, l.plan, l.threads, l.split);
       break;
     case FusedKernel::token_warp:
       if constexpr (C != CacheDType::auto_)  // a 16-bit cache: full rows only (token_warp_pays)

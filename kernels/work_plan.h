@@ -177,6 +177,24 @@ inline bool copies_pair_up(const WorkPlan& p) {
 std::int64_t strided_grid_ctas(std::int64_t resident, std::int64_t units_per_token,
                                int threads_per_cta);
 
+// Where a token's units are whole CTAs (U a multiple of the CTA's threads), strided_grid_ctas
+// leaves gcd(S, U) at the CTA's thread count, so warp w of every CTA meets only the token's
+// warp-slots w, w + 4, ...: U / 128 of them for the whole launch. With at most three, and rows
+// that mix rotation and pass-through lanes in one warp (gpt-j partial rotary: a k row's rotated
+// and pass-through chunks, two branches in series), the warps holding k rows run longer than
+// those holding v rows, in every CTA alike, and the SMs idle while they finish (ncu, 16x2x256
+// rot = 128 at 65k: SMs active 0.90 of the launch). Taking the CTA's four 32-unit quarters a warp
+// further round each pass gives every warp every slot. On an H100 (rounds 44 and 44b,
+// results/NOTES.md): 16x2x256 gpt-j rot = 128 2.7-6.2 % faster at 24k-65k, rot = 64 3.1-5.3 %
+// at 16k-65k, and a shape not used to find the rule, 16x4x128 rot = 64, 4.4 % at 16k and 8.1 % at
+// 65k; about one pass a thread (2048 tokens) +-0.6 %. Where a token is not whole CTAs (8x1x64
+// rot = 32, 48 units), warps already move across slots, and turning them made it 3-12 % slower.
+inline bool strided_warps_pinned(const WorkPlan& p, std::int64_t units_per_token,
+                                 int threads_per_cta) {
+  return p.k_rot > 0 && p.k_pass > 0 && units_per_token % threads_per_cta == 0 &&
+         units_per_token / threads_per_cta <= 3;
+}
+
 // The row-warp layout of neox rows at decode sizes. The unit layout gives a thread two chunks half
 // a row apart (x and y of its pairs): at N = 1 a 32x8x128 bf16 token is 448 threads, each loading
 // two chunks of q or k and two of cos/sin. Here one lane holds one contiguous chunk, whole rows sit

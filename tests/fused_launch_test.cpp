@@ -589,12 +589,76 @@ TEST(FusedLaunch, TheQueryRefusesWhatTheLauncherRefuses) {
   EXPECT_EQ(rope_kv_fused_launch(no_buffers, nullptr), cudaErrorInvalidValue);
 }
 
+// Round 44b: gpt-j row-major strided launches whose tokens are whole CTAs of at most three, with k
+// rows that mix rotated and pass-through chunks, turn their warps each pass; the grid is the one
+// the plain strided kernel would have had. Everything else keeps the plain loop: tokens that are
+// not whole CTAs, more than three CTAs a token, full rotary, neox, fp8 (role-major there), and a
+// turning kernel that would hold fewer CTAs a SM.
+TEST(FusedLaunch, PinnedWarpsTurnOnTheStridedGrid) {
+  FusedOccupancy o = h200(RopeStyle::gptj);
+  o.strided[0] = o.wide[0] = o.strided_rotating = 16;
+  struct Turned {
+    int hq, hkv, d, rot;
+    std::int64_t units;
+  };
+  for (const Turned t : {Turned{16, 2, 256, 128, 384}, Turned{16, 2, 256, 64, 256},
+                         Turned{16, 4, 128, 64, 256}, Turned{8, 2, 128, 64, 128}}) {
+    // From 4096 tokens: 8x2x128 at 2048 fits the resident CTAs at once (the flat grid).
+    for (std::int64_t n : {4096, 16384, 65536, 262144}) {
+      const RopeKvArgs a = heads(t.hq, t.hkv, t.d, t.rot, n, RopeStyle::gptj);
+      const FusedLaunch l = route(a, o);
+      EXPECT_EQ(l.kernel, FusedKernel::strided_rotating) << t.hq << "x" << t.d << " " << n;
+      EXPECT_FALSE(l.roles);
+      EXPECT_EQ(l.plan.units_per_token, t.units) << t.hq << "x" << t.d;
+      EXPECT_EQ(l.threads, n * t.units);
+      FusedOccupancy plain = o;
+      plain.strided_rotating = 0;
+      const FusedLaunch p = route(a, plain);
+      EXPECT_EQ(p.kernel, FusedKernel::strided) << n;
+      EXPECT_EQ(p.ctas, l.ctas) << n;  // the same grid
+      plain.strided_rotating = 15;     // fewer CTAs a SM than the plain kernel: not taken
+      EXPECT_EQ(route(a, plain).kernel, FusedKernel::strided) << n;
+    }
+  }
+  const auto kernel = [&](const RopeKvArgs& a) { return route(a, o).kernel; };
+  // 8x1x64 rot = 32: 48 units a token (turning it was 3-12 % slower); 32x8x128 rot = 64: 512
+  // units, four CTAs; 28x4x128 rot = 64: 352.
+  EXPECT_EQ(kernel(heads(8, 1, 64, 32, 65536, RopeStyle::gptj)), FusedKernel::strided);
+  EXPECT_EQ(kernel(heads(32, 8, 128, 64, 65536, RopeStyle::gptj)), FusedKernel::strided);
+  EXPECT_EQ(kernel(heads(28, 4, 128, 64, 65536, RopeStyle::gptj)), FusedKernel::strided);
+  // 8x8x128 full rotary: 384 units, pinned, but every slot costs the same.
+  EXPECT_EQ(kernel(heads(8, 8, 128, 128, 65536, RopeStyle::gptj)), FusedKernel::strided);
+  // Neox (role-major here) and fp8 (gpt-j partial rotary is role-major and flat there).
+  EXPECT_NE(kernel(heads(16, 2, 256, 128, 65536)), FusedKernel::strided_rotating);
+  EXPECT_NE(kernel(heads(16, 2, 256, 128, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)),
+            FusedKernel::strided_rotating);
+  EXPECT_NE(route(heads(16, 2, 256, 128, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::strided_rotating);
+  // Decode sizes keep their own kernels.
+  EXPECT_NE(kernel(heads(16, 2, 256, 128, 8, RopeStyle::gptj)), FusedKernel::strided_rotating);
+}
+
+// The predicate itself, on plans: whole CTAs of at most three, and k rows of both kinds of chunk.
+TEST(WorkPlan, StridedWarpsPinnedNeedsWholeCtasAndMixedKeyRows) {
+  const WorkPlan p = make_fused_plan(heads(16, 2, 256, 128, 1, RopeStyle::gptj), 8);
+  ASSERT_GT(p.k_rot, 0);
+  ASSERT_GT(p.k_pass, 0);
+  EXPECT_TRUE(strided_warps_pinned(p, 384, 128));
+  EXPECT_TRUE(strided_warps_pinned(p, 128, 128));
+  EXPECT_FALSE(strided_warps_pinned(p, 512, 128));  // four CTAs a token
+  EXPECT_FALSE(strided_warps_pinned(p, 352, 128));  // not whole CTAs
+  EXPECT_FALSE(strided_warps_pinned(p, 48, 128));
+  const WorkPlan full = make_fused_plan(heads(8, 8, 128, 128, 1, RopeStyle::gptj), 8);
+  EXPECT_EQ(full.k_pass, 0);
+  EXPECT_FALSE(strided_warps_pinned(full, 384, 128));
+}
+
 TEST(FusedLaunch, EveryKernelHasADistinctName) {
-  const FusedKernel all[] = {FusedKernel::too_large,    FusedKernel::row_warp,
-                             FusedKernel::decode_half,  FusedKernel::decode_roles,
-                             FusedKernel::prefill_half, FusedKernel::wide,
-                             FusedKernel::flat_wide,    FusedKernel::strided,
-                             FusedKernel::flat,         FusedKernel::token_warp};
+  const FusedKernel all[] = {
+      FusedKernel::too_large,    FusedKernel::row_warp,        FusedKernel::decode_half,
+      FusedKernel::decode_roles, FusedKernel::prefill_half,    FusedKernel::wide,
+      FusedKernel::flat_wide,    FusedKernel::strided,         FusedKernel::flat,
+      FusedKernel::token_warp,   FusedKernel::strided_rotating};
   for (FusedKernel a : all) {
     for (FusedKernel b : all) {
       if (a != b) {

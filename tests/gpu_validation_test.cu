@@ -215,6 +215,29 @@ std::vector<CaseSpec> validation_cases() {
   // Neox from two CTAs a SM (round 38), where its unit route is the strided grid's one wave.
   add(make_case(bf16, C::auto_, mla(16), R::neox, "nhd", 1250),
       [](CaseSpec& s) { s.slots = SlotMode::padded; });
+  // Gpt-j partial rotary whose tokens are one to three whole CTAs, on the strided grid with its
+  // warps turning each pass (round 44b, strided_rotating): padded slots, hnd and packed layouts,
+  // one-slot blocks, cache-only keys, a separate query output, fp16, and fp32 with an fp32 table.
+  add(make_case(bf16, C::auto_, heads(16, 2, 256), R::gptj, "nhd", 4099), [](CaseSpec& s) {
+    s.rot_dim = 128;
+    s.slots = SlotMode::padded;
+  });
+  add(make_case(fp16, C::auto_, heads(16, 4, 128), R::gptj, "hnd", 8192), [](CaseSpec& s) {
+    s.rot_dim = 64;
+    s.key_out = KeyOut::cache_only;
+  });
+  add(make_case(bf16, C::auto_, heads(16, 2, 256), R::gptj, "packed_nhd", 6000), [](CaseSpec& s) {
+    s.rot_dim = 64;
+    s.block_size = 1;
+  });
+  add(make_case(bf16, C::auto_, heads(8, 2, 128), R::gptj, "nhd", 8192), [](CaseSpec& s) {
+    s.rot_dim = 64;
+    s.query_out = QueryOut::separate;
+  });
+  add(make_case(fp32, C::auto_, heads(8, 2, 128), R::gptj, "nhd", 8192), [](CaseSpec& s) {
+    s.rot_dim = 64;
+    s.cos_sin_fp32 = true;
+  });
   // partial rotary: R/2 = 20 allows only 4 elements per access
   add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
       [](CaseSpec& s) { s.rot_dim = 40; });
@@ -468,6 +491,10 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
     s.rot_dim = 32;
     return s;
   };
+  const auto rot128 = [](CaseSpec s) {
+    s.rot_dim = 128;
+    return s;
+  };
   struct Want {
     CaseSpec spec;
     const char* kernel;
@@ -479,6 +506,13 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
       {make_case(DType::bf16, CacheDType::auto_, heads(8, 1, 64), RopeStyle::gptj, "nhd", 1),
        "decode_roles", true},
       {make_case(DType::bf16, CacheDType::auto_, heads(32, 8, 128), RopeStyle::neox, "nhd", 4096),
+       "strided", false},
+      // Round 44b: gpt-j partial rotary of 384 units a token turns its warps; full rotary of 384
+      // (every slot the same cost) does not.
+      {rot128(make_case(DType::bf16, CacheDType::auto_, heads(16, 2, 256), RopeStyle::gptj, "nhd",
+                        4096)),
+       "strided_rotating", false},
+      {make_case(DType::bf16, CacheDType::auto_, heads(8, 8, 128), RopeStyle::gptj, "nhd", 16384),
        "strided", false},
       {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 16384),
        "token_warp", false},

@@ -34,6 +34,7 @@ inline FusedOccupancy h200(RopeStyle style) {
   if (style == RopeStyle::gptj) {
     o.strided[1] = o.wide[1] = 0;
     o.decode_roles = 16;
+    o.strided_rotating = o.strided[0];  // the turning loop kept gpt-j's registers (round 44b)
   }
   return o;
 }
@@ -51,6 +52,7 @@ inline FusedOccupancy h200_fp8(RopeStyle style) {
   o.strided[1] = style == RopeStyle::gptj ? 0 : 10;
   o.wide[0] = o.wide[1] = 0;
   o.flat_wide[0] = o.flat_wide[1] = style == RopeStyle::gptj ? 16 : 10;
+  o.strided_rotating = style == RopeStyle::gptj ? 16 : 0;
   return o;
 }
 
