@@ -67,6 +67,33 @@ HeadConfig mla(int hq) {
   return HeadConfig{hq, 1, 0, true};
 }
 
+// Gpt-j partial rotary whose tokens are one to three whole CTAs, on the strided grid with its
+// warps turning each pass (round 44b, strided_rotating; the launch query test checks that each
+// takes it): padded slots, hnd and packed layouts, one-slot blocks, cache-only keys, a separate
+// query output, fp16, and fp32 (4-element chunks) with an fp32 table.
+std::vector<CaseSpec> rotating_cases() {
+  using C = CacheDType;
+  using R = RopeStyle;
+  const auto rot = [](CaseSpec s, int r) {
+    s.rot_dim = r;
+    return s;
+  };
+  std::vector<CaseSpec> v;
+  v.push_back(rot(make_case(DType::bf16, C::auto_, heads(16, 2, 256), R::gptj, "nhd", 4099), 128));
+  v.back().slots = SlotMode::padded;
+  v.push_back(rot(make_case(DType::fp16, C::auto_, heads(16, 4, 128), R::gptj, "hnd", 8192), 64));
+  v.back().key_out = KeyOut::cache_only;
+  v.push_back(
+      rot(make_case(DType::bf16, C::auto_, heads(16, 2, 256), R::gptj, "packed_nhd", 6000), 64));
+  v.back().block_size = 1;
+  // A separate query output adds q pass-through units: 4 q rows of 16, 2 k and 2 v rows of 16.
+  v.push_back(rot(make_case(DType::bf16, C::auto_, heads(4, 2, 128), R::gptj, "nhd", 16384), 64));
+  v.back().query_out = QueryOut::separate;
+  v.push_back(rot(make_case(DType::fp32, C::auto_, heads(8, 2, 128), R::gptj, "nhd", 8192), 64));
+  v.back().cos_sin_fp32 = true;
+  return v;
+}
+
 // Small cases that together cover every layout preset and two other orders, both styles, every
 // cache dtype and scale kind, every slot mode, both outputs options, both table dtypes, fp32,
 // MLA, head sizes 64/80/96/128/256, T = 1 and 300, and partial rotary (two access widths).
@@ -215,29 +242,9 @@ std::vector<CaseSpec> validation_cases() {
   // Neox from two CTAs a SM (round 38), where its unit route is the strided grid's one wave.
   add(make_case(bf16, C::auto_, mla(16), R::neox, "nhd", 1250),
       [](CaseSpec& s) { s.slots = SlotMode::padded; });
-  // Gpt-j partial rotary whose tokens are one to three whole CTAs, on the strided grid with its
-  // warps turning each pass (round 44b, strided_rotating): padded slots, hnd and packed layouts,
-  // one-slot blocks, cache-only keys, a separate query output, fp16, and fp32 with an fp32 table.
-  add(make_case(bf16, C::auto_, heads(16, 2, 256), R::gptj, "nhd", 4099), [](CaseSpec& s) {
-    s.rot_dim = 128;
-    s.slots = SlotMode::padded;
-  });
-  add(make_case(fp16, C::auto_, heads(16, 4, 128), R::gptj, "hnd", 8192), [](CaseSpec& s) {
-    s.rot_dim = 64;
-    s.key_out = KeyOut::cache_only;
-  });
-  add(make_case(bf16, C::auto_, heads(16, 2, 256), R::gptj, "packed_nhd", 6000), [](CaseSpec& s) {
-    s.rot_dim = 64;
-    s.block_size = 1;
-  });
-  add(make_case(bf16, C::auto_, heads(8, 2, 128), R::gptj, "nhd", 8192), [](CaseSpec& s) {
-    s.rot_dim = 64;
-    s.query_out = QueryOut::separate;
-  });
-  add(make_case(fp32, C::auto_, heads(8, 2, 128), R::gptj, "nhd", 8192), [](CaseSpec& s) {
-    s.rot_dim = 64;
-    s.cos_sin_fp32 = true;
-  });
+  // Gpt-j partial rotary on the strided grid with its warps turning (round 44b).
+  for (const CaseSpec& s : rotating_cases())
+    v.push_back(s);
   // partial rotary: R/2 = 20 allows only 4 elements per access
   add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
       [](CaseSpec& s) { s.rot_dim = 40; });
@@ -491,10 +498,6 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
     s.rot_dim = 32;
     return s;
   };
-  const auto rot128 = [](CaseSpec s) {
-    s.rot_dim = 128;
-    return s;
-  };
   struct Want {
     CaseSpec spec;
     const char* kernel;
@@ -507,11 +510,8 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
        "decode_roles", true},
       {make_case(DType::bf16, CacheDType::auto_, heads(32, 8, 128), RopeStyle::neox, "nhd", 4096),
        "strided", false},
-      // Round 44b: gpt-j partial rotary of 384 units a token turns its warps; full rotary of 384
-      // (every slot the same cost) does not.
-      {rot128(make_case(DType::bf16, CacheDType::auto_, heads(16, 2, 256), RopeStyle::gptj, "nhd",
-                        4096)),
-       "strided_rotating", false},
+      // Round 44b: full rotary of 384 units a token (every slot the same cost) keeps the plain
+      // loop; the turning cases are checked below.
       {make_case(DType::bf16, CacheDType::auto_, heads(8, 8, 128), RopeStyle::gptj, "nhd", 16384),
        "strided", false},
       {make_case(DType::bf16, CacheDType::fp8_e4m3, mla(16), RopeStyle::gptj, "nhd", 16384),
@@ -557,6 +557,13 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
     EXPECT_STREQ(launch.kernel, w.kernel) << w.spec.id();
     EXPECT_EQ(launch.compact, w.compact) << w.spec.id();
     EXPECT_GT(launch.ctas, 0) << w.spec.id();
+  }
+  for (const CaseSpec& s : rotating_cases()) {
+    DeviceCase dc(s);
+    RopeKvFusedLaunch launch;
+    ASSERT_EQ(rope_kv_fused_launch(dc.args(OutputSlot::a), &launch), cudaSuccess) << s.id();
+    EXPECT_STREQ(launch.kernel, "strided_rotating") << s.id();
+    EXPECT_FALSE(launch.role_major) << s.id();
   }
 }
 
