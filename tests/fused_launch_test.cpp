@@ -630,8 +630,6 @@ TEST(FusedLaunch, PinnedWarpsTurnOnTheStridedGrid) {
   EXPECT_EQ(kernel(heads(8, 8, 128, 128, 65536, RopeStyle::gptj)), FusedKernel::strided);
   // Neox (role-major here) and fp8 (gpt-j partial rotary is role-major and flat there).
   EXPECT_NE(kernel(heads(16, 2, 256, 128, 65536)), FusedKernel::strided_rotating);
-  EXPECT_NE(kernel(heads(16, 2, 256, 128, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)),
-            FusedKernel::strided_rotating);
   EXPECT_NE(route(heads(16, 2, 256, 128, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::strided_rotating);
   // Decode sizes keep their own kernels.
