@@ -94,6 +94,40 @@ std::vector<CaseSpec> rotating_cases() {
   return v;
 }
 
+// Neox with 16-bit q/k and an fp32 cos/sin table on every unit kernel and order beyond decode
+// sizes (the other fp32-table cases are small launches), each with the route it takes: the launch
+// query test checks each. A change that splits the unit kernels by the table's dtype (round 45b
+// held a neox unit's entries packed in the q/k dtype) must keep these.
+struct RoutedCase {
+  CaseSpec spec;
+  const char* kernel;
+  bool role_major;
+};
+std::vector<RoutedCase> fp32_table_neox_cases() {
+  using C = CacheDType;
+  const auto tweak = [](CaseSpec s, int rot, SlotMode slots) {
+    s.cos_sin_fp32 = true;
+    if (rot > 0) s.rot_dim = rot;
+    s.slots = slots;
+    return s;
+  };
+  const auto neox = [](DType d, C c, HeadConfig h, std::int64_t n) {
+    return make_case(d, c, h, RopeStyle::neox, "nhd", n);
+  };
+  const DType bf16 = DType::bf16, fp16 = DType::fp16;
+  const SlotMode all = SlotMode::mixed, padded = SlotMode::padded;
+  return {{tweak(neox(bf16, C::auto_, heads(32, 8, 128), 2048), 0, padded), "strided", false},
+          {tweak(neox(fp16, C::auto_, heads(32, 8, 128), 2048), 64, all), "strided", true},
+          {tweak(neox(bf16, C::auto_, heads(32, 8, 80), 300), 0, all), "flat", false},
+          {tweak(neox(fp16, C::auto_, heads(32, 8, 128), 300), 64, padded), "flat", true},
+          {tweak(neox(bf16, C::auto_, mla(16), 4099), 0, padded), "wide", false},
+          {tweak(neox(fp16, C::auto_, mla(16), 4099), 32, all), "wide", true},
+          {tweak(neox(bf16, C::fp8_e4m3, heads(32, 32, 128), 300), 0, padded), "flat_wide", false},
+          {tweak(neox(bf16, C::fp8_e4m3, heads(16, 2, 256), 2048), 128, all), "flat", true},
+          {tweak(neox(fp16, C::fp8_e5m2, heads(32, 8, 128), 8192), 64, all), "strided", true},
+          {tweak(neox(bf16, C::fp8_e4m3, heads(32, 8, 128), 16384), 0, all), "strided", false}};
+}
+
 // Small cases that together cover every layout preset and two other orders, both styles, every
 // cache dtype and scale kind, every slot mode, both outputs options, both table dtypes, fp32,
 // MLA, head sizes 64/80/96/128/256, T = 1 and 300, and partial rotary (two access widths).
@@ -245,6 +279,9 @@ std::vector<CaseSpec> validation_cases() {
   // Gpt-j partial rotary on the strided grid with its warps turning (round 44b).
   for (const CaseSpec& s : rotating_cases())
     v.push_back(s);
+  // Neox unit kernels with an fp32 table (the instantiations that read it per call).
+  for (const RoutedCase& r : fp32_table_neox_cases())
+    v.push_back(r.spec);
   // partial rotary: R/2 = 20 allows only 4 elements per access
   add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
       [](CaseSpec& s) { s.rot_dim = 40; });
@@ -564,6 +601,13 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
     ASSERT_EQ(rope_kv_fused_launch(dc.args(OutputSlot::a), &launch), cudaSuccess) << s.id();
     EXPECT_STREQ(launch.kernel, "strided_rotating") << s.id();
     EXPECT_FALSE(launch.role_major) << s.id();
+  }
+  for (const RoutedCase& r : fp32_table_neox_cases()) {
+    DeviceCase dc(r.spec);
+    RopeKvFusedLaunch launch;
+    ASSERT_EQ(rope_kv_fused_launch(dc.args(OutputSlot::a), &launch), cudaSuccess) << r.spec.id();
+    EXPECT_STREQ(launch.kernel, r.kernel) << r.spec.id();
+    EXPECT_EQ(launch.role_major, r.role_major) << r.spec.id();
   }
 }
 
