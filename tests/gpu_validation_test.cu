@@ -279,7 +279,7 @@ std::vector<CaseSpec> validation_cases() {
   // Gpt-j partial rotary on the strided grid with its warps turning (round 44b).
   for (const CaseSpec& s : rotating_cases())
     v.push_back(s);
-  // Neox unit kernels with an fp32 table (the instantiations that read it per call).
+  // Neox unit kernels with an fp32 table beyond decode sizes, each kernel and order.
   for (const RoutedCase& r : fp32_table_neox_cases())
     v.push_back(r.spec);
   // partial rotary: R/2 = 20 allows only 4 elements per access

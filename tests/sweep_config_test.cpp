@@ -248,7 +248,7 @@ TEST(CommittedConfigs, FullMatrixCoversTheValidationMatrix) {
                            "fp8_e5m2|mla:128|gptj|nhd|N=4099", "fp8_e4m3|mla:16|gptj|nhd|N=4099|",
                            "fp8_e4m3|mla:16|neox|nhd|N=4099|slots=all_invalid",
                            "fp32|fp8_e4m3|mla:16|gptj|nhd|N=4099", "mla:16|gptj|nhd|N=4099|bs=1",
-                           // neox unit grids with an fp32 table (not the packed instantiations)
+                           // neox unit grids with an fp32 table beyond decode sizes
                            "fp16|fp8_e4m3|32x8x128|neox|nhd|N=16384|rot=64|cs=fp32",
                            "bf16|auto|mla:16|neox|nhd|N=16384|cs=fp32"})
     EXPECT_TRUE(has(text)) << text;
