@@ -331,9 +331,10 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   EXPECT_TRUE(l.roles);
   // ... not where q has many (28 x 4 = 112): the role-major unit kernels, on the strided grid for
   // GQA heads of up to 128 from 16 units a thread of one wave (65k: 99, one wave; 16k: 25), flat
-  // below that (2048: 3) and for wider heads (16x2x256 rot = 128) or MHA short of the long
+  // below that (2048: 3) and for wider heads (16x2x256 rot = 128 at 16k) or MHA short of the long
   // launches (32x32x128 rot = 64 at 16k: 99 units, not 100; MHA's flat launches move two chunks
-  // a copy unit, Fp8MhaLaunchesOnTheFlatGridMoveTwoChunksACopyUnit).
+  // a copy unit, Fp8MhaLaunchesOnTheFlatGridMoveTwoChunksACopyUnit). 16x2x256 at 65k is long
+  // (>= 100 units a thread of 9 CTAs a SM): strided, in waves.
   l = route(heads(28, 4, 128, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::strided);
   EXPECT_TRUE(l.roles);
@@ -345,9 +346,13 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   l = route(heads(28, 4, 128, 64, 2048, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::flat);
   EXPECT_TRUE(l.roles);
-  l = route(heads(16, 2, 256, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
+  l = route(heads(16, 2, 256, 128, 16384, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::flat);
   EXPECT_TRUE(l.roles);
+  l = route(heads(16, 2, 256, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3));
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+  EXPECT_TRUE(l.roles);
+  EXPECT_GT(l.ctas, 15 * strided_grid_ctas(132 * 9, l.plan.units_per_token, kFusedThreads));
   EXPECT_EQ(route(heads(32, 32, 128, 64, 16384, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat_wide);
   // Fp8 neox row-major GQA launches with q rows of >= 4096 elements: the strided grid where a
@@ -496,21 +501,25 @@ TEST(FusedLaunch, Fp8MhaLaunchesOnTheFlatGridMoveTwoChunksACopyUnit) {
 }
 
 TEST(FusedLaunch, RowsThatStraddleLinesAreLongFromAHundredUnits) {
-  // The gpt-j strided kernel's own occupancy on the H200 (16 CTAs a SM): at 65k tokens 40x8x80's
-  // 560 units a token give a thread of one wave 136 units, 28x4x128's 576 give 139. Only the
-  // former's 160-byte rows straddle 128-byte lines: 16 waves; the latter keeps one.
+  // The thresholds count units a thread of 9 CTAs a SM, whatever the kernel's own occupancy (the
+  // gpt-j strided kernel's 16 on the H200). At 32k tokens 40x8x80's 560 units a token give such
+  // a thread 120 units, 28x4x128's 576 give 124: only the former's 160-byte rows straddle
+  // 128-byte lines, so it runs 16 waves and the latter one. At 65k (241 and 248) both run waves.
   FusedOccupancy o = h200();
   o.strided[0] = o.wide[0] = 16;
   for (CacheDType cache : {CacheDType::auto_, CacheDType::fp8_e4m3}) {
-    FusedLaunch l = route(heads(40, 8, 80, 80, 65536, RopeStyle::gptj, cache), o);
+    FusedLaunch l = route(heads(40, 8, 80, 80, 32768, RopeStyle::gptj, cache), o);
     ASSERT_EQ(l.kernel, FusedKernel::strided);
-    const std::int64_t one_wave =
-        strided_grid_ctas(132 * 16, l.plan.units_per_token, kFusedThreads);
-    EXPECT_LT(l.threads, one_wave * kFusedThreads * 200);
-    EXPECT_GT(l.ctas, 15 * one_wave);
-    l = route(heads(28, 4, 128, 128, 65536, RopeStyle::gptj, cache), o);
+    const std::int64_t fitted_wave =
+        strided_grid_ctas(132 * 9, l.plan.units_per_token, kFusedThreads);
+    EXPECT_LT(l.threads, fitted_wave * kFusedThreads * 200);
+    EXPECT_GT(l.ctas, 15 * strided_grid_ctas(132 * 16, l.plan.units_per_token, kFusedThreads));
+    l = route(heads(28, 4, 128, 128, 32768, RopeStyle::gptj, cache), o);
     ASSERT_EQ(l.kernel, FusedKernel::strided);
     EXPECT_EQ(l.ctas, strided_grid_ctas(132 * 16, l.plan.units_per_token, kFusedThreads));
+    l = route(heads(28, 4, 128, 128, 65536, RopeStyle::gptj, cache), o);
+    ASSERT_EQ(l.kernel, FusedKernel::strided);
+    EXPECT_GT(l.ctas, 15 * strided_grid_ctas(132 * 16, l.plan.units_per_token, kFusedThreads));
   }
   // rot = 64: k rows mix rotation and pass-through units, still row-major for gpt-j.
   const FusedLaunch l = route(heads(40, 8, 80, 64, 65536, RopeStyle::gptj), o);
