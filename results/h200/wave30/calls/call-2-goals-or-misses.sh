@@ -2,24 +2,15 @@
 # Session 40, call 2, carry ["dist/w33.tar.xz"]: s68/ (round 47's A/B builds, as wave29's
 # call-next-long-launch-per-sm.sh builds them) and s70/ (HEAD a6f664c, round 47 landed: the
 # normal build stripped), `tar -C dist -cf - s68 s70 | xz -T2 -9 > dist/w33.tar.xz`.
-# - an H200: the goals of HEAD ($OUT/goals.tar.gz, about 450 s), then, while the call has time,
-#   round 47's A/B on this card with its H100 rule ($OUT/c33.tar.gz; no adopted steps);
+# - an H200 (h200-goals-round47.sh, through scripts/h200_first.sh): the goals of HEAD
+#   ($OUT/goals.tar.gz, about 450 s), then, while the call has time, round 47's A/B on this card
+#   with its H100 rule ($OUT/c33.tar.gz);
 # - another card: the H100 survey's 16 misses (wave28/never-slower/check.txt) timed with HEAD's
 #   build as the survey times them ($OUT/misses/misses.json): two should now pass (fp8 16x2x256
 #   neox rot = 128 at 65k), the other 14 launch as before.
 set -u
 for d in s68 s70; do ln -sf w33.tar.xz dist/$d.tar.xz; done
-card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)
-echo "card: $card"
-if [[ $card == *H200* ]]; then
-  GOALS_TARBALL=dist/s70.tar.xz GOALS_DIR=s70 bash results/h200/wave24/calls/goals.sh
-  echo "goals done ($SECONDS s)"
-  ((SECONDS < 470)) || { echo "no time left for round 47's A/B ($SECONDS s)"; exit 0; }
-  AB_ROUNDS=2 AB_MIN_GAIN=3 AB_CASES=results/h200/wave29/calls/long-launch-per-sm-cases.txt \
-    timeout $((575 - SECONDS)) bash scripts/ab_call.sh dist/s68.tar.xz s68 c33
-  echo "round 47 on the H200 done ($SECONDS s)"
-  exit 0
-fi
+bash scripts/h200_first.sh results/h200/wave30/calls/h200-goals-round47.sh && exit 0
 tar -xJf dist/s70.tar.xz || { echo "cannot unpack dist/s70.tar.xz"; exit 4; }
 chmod +x s70/rope-kv-bench
 mkdir -p $OUT/misses
