@@ -4,13 +4,16 @@
 # whichever card comes:
 # - an H200 (h200-goals-round47.sh, through scripts/h200_first.sh): the goals, then round 47's
 #   A/B on this card;
-# - another card: the same goals script (wave24/calls/goals.sh: the seed table, the PDL table,
-#   configs/floor-line.json; $OUT/goals.tar.gz), never measured on an H100 before: where each of
-#   issue 12's three measured goals stands on that card, so that kernel rounds run there can aim
-#   at the cells furthest from them.
+# - another card: the floor goal alone (device_run.sh's goals step: configs/floor-line.json and
+#   goals.txt; about 4 minutes; $OUT/floor.tar.gz), never measured on an H100 before: where the
+#   80 floor cells stand on that card, so that kernel rounds run there can aim at the cells
+#   furthest from the goal. The decode and PDL tables are left out to keep the call short.
 set -u
 for d in s68 s70; do ln -sf w33.tar.xz dist/$d.tar.xz; done
 bash scripts/h200_first.sh results/h200/wave30/calls/h200-goals-round47.sh && exit 0
-GOALS_TARBALL=dist/s70.tar.xz GOALS_DIR=s70 bash results/h200/wave24/calls/goals.sh
-echo "goals on this card done ($SECONDS s)"
+tar -xJf dist/s70.tar.xz || { echo "cannot unpack dist/s70.tar.xz"; exit 4; }
+chmod +x s70/rope-kv-bench
+STEP_TIMEOUT=330 BIN=$(pwd)/s70 OUT=$OUT/floor bash scripts/device_run.sh info goals
+tar -C "$OUT" -czf "$OUT/floor.tar.gz" floor && rm -rf "${OUT:?}/floor"
+echo "the floor goal on this card done ($SECONDS s)"
 exit 0
