@@ -278,8 +278,20 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   // them, where the turning kernel holds as many CTAs a SM (the grid is then the same).
   const bool rotate = !roles && o.strided_rotating > 0 && o.strided_rotating == o.strided[0] &&
                       strided_warps_pinned(plan, unit_count, kFusedThreads);
-  return make_launch(rotate ? FusedKernel::strided_rotating : FusedKernel::strided, roles, plan,
-                     split, threads, in_waves(resident, unit_count, threads));
+  // Row-major launches with a 16-bit cache whose warps would mostly straddle roles
+  // (row_major_warps_mix_roles) take the units in phases, where the phased kernel holds at least
+  // as many CTAs a SM (the grid is then the same and resident) and its 32-bit indices hold the
+  // units and the stride. MLA excepted: mla:16 gpt-j rot = 32 at 65k was 2.5 % slower in phases
+  // (round 51, on an H100), where every other shape it moved was 1-20 % faster.
+  const std::int64_t grid = in_waves(resident, unit_count, threads);
+  const bool phases = !rotate && !roles && a.cache_dtype == CacheDType::auto_ && !mla_layout(a) &&
+                      o.phased > 0 && o.phased >= o.strided[0] && row_major_warps_mix_roles(plan) &&
+                      threads <= std::numeric_limits<std::int32_t>::max() &&
+                      threads + grid * kFusedThreads <= std::numeric_limits<std::uint32_t>::max();
+  const FusedKernel kernel = rotate   ? FusedKernel::strided_rotating
+                             : phases ? FusedKernel::phased
+                                      : FusedKernel::strided;
+  return make_launch(kernel, roles, plan, split, threads, grid);
 }
 
 const char* fused_kernel_name(FusedKernel k) {
@@ -304,6 +316,8 @@ const char* fused_kernel_name(FusedKernel k) {
       return "strided";
     case FusedKernel::strided_rotating:
       return "strided_rotating";
+    case FusedKernel::phased:
+      return "phased";
     case FusedKernel::flat:
       return "flat";
   }

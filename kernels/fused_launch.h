@@ -29,6 +29,9 @@ enum class FusedKernel {
                      // launches), threads striding over units
   strided_rotating,  // the same grid, its warps taking the CTA's 128 units a warp further round
                      // each pass (work_plan.h, strided_warps_pinned)
+  phased,            // the same grid, a row-major launch's units in phases: every token's q
+                     // units, then k, then v (work_plan.h, row_major_warps_mix_roles; 16-bit
+                     // caches)
   flat,              // the unit kernel, one unit a thread
   token_warp,        // rope_kv_fused_token_warp_kernel: one warp a token (MLA rows of rotation
                      // only)
@@ -43,6 +46,7 @@ struct FusedOccupancy {
   int row_warp = 0, half = 0, decode_roles = 0, token_warp = 0;
   int strided[2] = {0, 0}, wide[2] = {0, 0}, flat_wide[2] = {0, 0};
   int strided_rotating = 0;  // row-major order, gpt-j only
+  int phased = 0;            // row-major order, 16-bit caches only
 };
 
 // One launch: its kernel, the order of its units (role-major or not), the plan and split it

@@ -152,13 +152,13 @@ cudaError_t rope_kv_fused(const RopeKvArgs& args, cudaStream_t stream);
 
 // The launch rope_kv_fused(args) makes on the current device: its kernel ("row_warp",
 // "decode_half", "decode_roles", "prefill_half", "wide", "flat_wide", "strided",
-// "strided_rotating", "flat", "token_warp"; "none" when the call has nothing to do), whether a
-// token's units run in role-major order, whether the kernel reads compact parameter blocks instead
-// of RopeKvArgs (the row-warp kernel always; the decode role-major kernels up to a launch size: the
-// same kernel name, another kernel), and the grid. Asks the runtime for the kernels' occupancy (a
-// GPU is needed) and launches nothing. Refuses what check_launch_args refuses
-// (cudaErrorInvalidValue); a grid past 2^31 - 1 CTAs is cudaErrorInvalidConfiguration, as in
-// rope_kv_fused.
+// "strided_rotating", "phased", "flat", "token_warp"; "none" when the call has nothing to do),
+// whether a token's units run in role-major order, whether the kernel reads compact parameter
+// blocks instead of RopeKvArgs (the row-warp kernel always; the decode role-major kernels up to a
+// launch size: the same kernel name, another kernel), and the grid. Asks the runtime for the
+// kernels' occupancy (a GPU is needed) and launches nothing. Refuses what check_launch_args
+// refuses (cudaErrorInvalidValue); a grid past 2^31 - 1 CTAs is cudaErrorInvalidConfiguration, as
+// in rope_kv_fused.
 struct RopeKvFusedLaunch {
   const char* kernel = "none";
   bool role_major = false;

@@ -96,48 +96,17 @@ __device__ __forceinline__ void token_and_unit(const std::int64_t gid,
   }
 }
 
-// The work of unit `gid` (< total_units). Every path first reads what does not come from the
-// previous kernel in the stream (position and cos/sin entries, slot, scale), then waits for that
-// kernel (a no-op unless launched with PDL), then reads q/k/v and writes. Every path waits, so
-// this grid never completes before the one it depends on. ROLES: the token's units are in
-// role-major order rather than row-major (work_plan.h, role_major_units). HALF: neox rotation
-// units of half a chunk (neox_half_units, work_plan.h), with a plan made for them.
+// The work of unit u of token t (fused_unit's decoded index; a gap of the padded order never
+// reaches it).
 template <typename T, CacheDType C, int VEC, bool NEOX, bool ROLES, int COPY = 1, bool HALF = false>
-__device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& p,
-                                           const RoleMajorSplit& split,
-                                           const std::int64_t total_units, const std::int64_t gid) {
+__device__ __forceinline__ void fused_unit_at(const RopeKvArgs& a, const WorkPlan& p,
+                                              const RoleMajorSplit& split, const std::int64_t t,
+                                              const int u) {
   using CacheT = typename CacheElem<T, C>::type;
   static_assert(
       !HALF || (ROLES && neox_half_units(NEOX ? RopeStyle::neox : RopeStyle::gptj, C, VEC)),
       "half units: neox, role-major, fp8 caches, 8 elements a chunk");
   constexpr int RV = HALF ? VEC / 2 : VEC;  // elements per rotation chunk
-  std::int64_t t;
-  int u;
-  if constexpr (ROLES) {
-    if (split.padded_units_per_token > 0) {
-      // Warp-aligned segments: the padded index, then the compact one; gaps idle.
-      token_and_unit(gid, total_units, split.per_padded_token, split.padded_units_per_token, t, u);
-      // The segment holding u (constant indices only: an indexed parameter array would be
-      // copied to the stack), and the units of the segments before it.
-      int start = 0, len = split.seg_len[0], compact = 0;
-#pragma unroll
-      for (int i = 1; i < 5; ++i) {
-        if (u >= split.seg_start[i]) {
-          compact += split.seg_len[i - 1];
-          start = split.seg_start[i];
-          len = split.seg_len[i];
-        }
-      }
-      const int in_seg = u - start;
-      if (in_seg >= len) return;  // a gap: no unit
-      u = compact + in_seg;
-    } else {
-      token_and_unit(gid, total_units, p.per_token, p.units_per_token, t, u);
-    }
-  } else {
-    token_and_unit(gid, total_units, p.per_token, p.units_per_token, t, u);
-  }
-
   if (u < p.q_end) {
     // query: [T, Hq, Dq] -> query_out (or in place)
     // w: the unit within the head's row (row-major) or within its rotation or pass-through units
@@ -257,6 +226,46 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
     store_cache_chunk<T, C, VEC>(plan_cache_entry<CacheT>(a.value_cache, p, slot, h, d1), x1,
                                  scale);
   }
+}
+
+// The work of unit `gid` (< total_units). Every path first reads what does not come from the
+// previous kernel in the stream (position and cos/sin entries, slot, scale), then waits for that
+// kernel (a no-op unless launched with PDL), then reads q/k/v and writes. Every path waits, so
+// this grid never completes before the one it depends on. ROLES: the token's units are in
+// role-major order rather than row-major (work_plan.h, role_major_units). HALF: neox rotation
+// units of half a chunk (neox_half_units, work_plan.h), with a plan made for them.
+template <typename T, CacheDType C, int VEC, bool NEOX, bool ROLES, int COPY = 1, bool HALF = false>
+__device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& p,
+                                           const RoleMajorSplit& split,
+                                           const std::int64_t total_units, const std::int64_t gid) {
+  std::int64_t t;
+  int u;
+  if constexpr (ROLES) {
+    if (split.padded_units_per_token > 0) {
+      // Warp-aligned segments: the padded index, then the compact one; gaps idle.
+      token_and_unit(gid, total_units, split.per_padded_token, split.padded_units_per_token, t, u);
+      // The segment holding u (constant indices only: an indexed parameter array would be
+      // copied to the stack), and the units of the segments before it.
+      int start = 0, len = split.seg_len[0], compact = 0;
+#pragma unroll
+      for (int i = 1; i < 5; ++i) {
+        if (u >= split.seg_start[i]) {
+          compact += split.seg_len[i - 1];
+          start = split.seg_start[i];
+          len = split.seg_len[i];
+        }
+      }
+      const int in_seg = u - start;
+      if (in_seg >= len) return;  // a gap: no unit
+      u = compact + in_seg;
+    } else {
+      token_and_unit(gid, total_units, p.per_token, p.units_per_token, t, u);
+    }
+  } else {
+    token_and_unit(gid, total_units, p.per_token, p.units_per_token, t, u);
+  }
+
+  fused_unit_at<T, C, VEC, NEOX, ROLES, COPY, HALF>(a, p, split, t, u);
 }
 
 // The work of lane `gid` in the row-warp layout (work_plan.h, RowWarpPlan), from the parameters of
@@ -494,6 +503,25 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a,
   }
 }
 
+// The phased kernel (FusedKernel::phased): the strided loop over a row-major launch's units in
+// phases (PhaseSplit, work_plan.h), where its warps would otherwise mostly straddle roles
+// (row_major_warps_mix_roles). On the strided kernel's grid; work indices below 2^31 and the
+// grid's stride below 2^32 minus them (plan_fused_launch checks).
+template <typename T, CacheDType C, int VEC, bool NEOX>
+__global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_phased_kernel(const RopeKvArgs a,
+                                                                    const WorkPlan p,
+                                                                    const std::int64_t total_units,
+                                                                    const RoleMajorSplit split,
+                                                                    const PhaseSplit ph) {
+  allow_dependent_grid_launch();
+  const std::uint32_t stride = gridDim.x * kFusedThreads;
+  for (std::uint32_t g = blockIdx.x * kFusedThreads + threadIdx.x; g < total_units; g += stride) {
+    std::uint32_t t, u;
+    phase_unit(ph, g, t, u);
+    fused_unit_at<T, C, VEC, NEOX, false>(a, p, split, std::int64_t{t}, static_cast<int>(u));
+  }
+}
+
 // The flat role-major kernel with neox rotation units of half a chunk, for fp8 caches at 8
 // elements a chunk (neox_half_units, work_plan.h): 36 registers against the whole-chunk
 // kernel's 48, 12 CTAs per SM instead of 10. Decode launches of few CTAs a SM take
@@ -575,7 +603,8 @@ int strided_ctas_per_sm(Kernel kernel) {
 // for one architecture) with the current device's SM count (asked every call). Only the
 // instantiations the launch can pick exist: the row-warp kernel for neox, half units where
 // neox_half_units says, the strided kernels (gpt-j's also turning its warps, row-major only:
-// strided_warps_pinned), the wide ones with 16-bit caches, and role-major order
+// strided_warps_pinned; with a 16-bit cache also in phases, row-major only:
+// row_major_warps_mix_roles), the wide ones with 16-bit caches, and role-major order
 // for neox or fp8 caches (role_major_units; gpt-j's decode role warps excepted), and the token-warp
 // kernel (token_warp_pays: fp8 caches, and 16-bit caches with full rows).
 template <typename T, CacheDType C, int V, bool N>
@@ -590,6 +619,8 @@ FusedOccupancy fused_occupancy() {
     o.strided[0] = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, false>);
     if constexpr (!N)
       o.strided_rotating = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, false, true>);
+    if constexpr (C == CacheDType::auto_)
+      o.phased = strided_ctas_per_sm(rope_kv_fused_phased_kernel<T, C, V, N>);
     if constexpr (N)
       o.strided[1] = strided_ctas_per_sm(rope_kv_fused_kernel<T, C, V, N, true, true>);
     if constexpr (C == CacheDType::auto_) {
@@ -676,6 +707,12 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
       if constexpr (neox_half_units(N ? RopeStyle::neox : RopeStyle::gptj, C, V))
         return launch_kernel(rope_kv_fused_half_prefill_kernel<T, C>, grid, kFusedThreads, stream,
                              pdl, a, l.plan, l.threads, l.split);
+      break;
+    case FusedKernel::phased:
+      if constexpr (C == CacheDType::auto_)
+        if (!l.roles)
+          return launch_kernel(rope_kv_fused_phased_kernel<T, C, V, N>, grid, kFusedThreads, stream,
+                               pdl, a, l.plan, l.threads, l.split, make_phase_split(a, l.plan));
       break;
     case FusedKernel::strided_rotating:
       if constexpr (!N)

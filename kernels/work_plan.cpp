@@ -114,6 +114,18 @@ RoleMajorSplit make_role_major_split(const RopeKvArgs& a, const WorkPlan& p, boo
   return r;
 }
 
+PhaseSplit make_phase_split(const RopeKvArgs& a, const WorkPlan& p) {
+  PhaseSplit s;
+  s.q_end = static_cast<std::uint32_t>(p.q_end);
+  s.k_end = static_cast<std::uint32_t>(p.k_end);
+  s.q_total = static_cast<std::uint32_t>(a.num_tokens * p.q_end);
+  s.k_total = static_cast<std::uint32_t>(a.num_tokens * p.k_end);
+  s.per_q = FastDivmod(static_cast<std::uint32_t>(p.q_end));
+  s.per_k = FastDivmod(static_cast<std::uint32_t>(p.k_end - p.q_end));
+  s.per_v = FastDivmod(static_cast<std::uint32_t>(p.units_per_token - p.k_end));
+  return s;
+}
+
 bool row_warp_layout(const RopeKvArgs& a, const WorkPlan& p) {
   if (a.style != RopeStyle::neox || mla_layout(a) || a.cos_sin_fp32 || p.vec == 0) return false;
   if (p.q_pass != 0 || p.k_pass != 0 || a.rot_dim != a.q_head_size) return false;

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "fast_divmod.h"
+#include "host_device.h"
 #include "rope_kv.h"
 
 namespace rkv {
@@ -193,6 +194,52 @@ inline bool strided_warps_pinned(const WorkPlan& p, std::int64_t units_per_token
                                  int threads_per_cta) {
   return p.k_rot > 0 && p.k_pass > 0 && units_per_token % threads_per_cta == 0 &&
          units_per_token / threads_per_cta <= 3;
+}
+
+// Whether most warps of a row-major launch hold units of two or three roles (q, k, v): a warp
+// runs its roles' branches one after the other, each with its own round trips. Counted over 32
+// tokens (units_per_token warps), the role boundaries (a token's start, its k and its v segment)
+// that fall inside a warp; mostly: at least half a boundary a warp. 8x1x64's 44-unit tokens
+// (32 q, 4 k, 8 v units) have 84 for 44 warps; 28x4x128's (224 + 32 + 64) none, mla:128's 84 for
+// 580, 40x8x80's 64 for 320. Such launches take the units in phases (PhaseSplit), MLA excepted
+// (plan_fused_launch): on an H100 8x1x64 at 65k was 17 % faster so (rounds 50 and 51), while
+// launches already in whole warps a role lost up to 6 % (round 50) and mla:16 gpt-j rot = 32 at
+// 65k 2.5 % (round 51).
+inline bool row_major_warps_mix_roles(const WorkPlan& p) {
+  const std::int64_t starts[3] = {0, p.q_end, p.k_end};
+  std::int64_t inside = 0;
+  for (const std::int64_t c : starts)
+    for (std::int64_t t = 0; t < 32; ++t)
+      inside += (t * p.units_per_token + c) % 32 != 0;
+  return 2 * inside >= p.units_per_token;
+}
+
+// A launch's units in phases rather than token by token (the phased kernel): every token's q
+// units, then every token's k units, then every token's v units, each token's units in their
+// row-major order within a phase, so that a warp holds one role wherever the phase has 32 units
+// left. Work indices below 2^31 only (make_phase_split's caller checks).
+struct PhaseSplit {
+  std::uint32_t q_total = 0, k_total = 0;  // the work index where the k and the v phase start
+  std::uint32_t q_end = 0, k_end = 0;      // a token's first k and first v unit
+  FastDivmod per_q, per_k, per_v;          // units a token in each phase
+};
+
+PhaseSplit make_phase_split(const RopeKvArgs& a, const WorkPlan& p);
+
+// Token t and token-local unit u of work index g of a phased launch (g < the launch's units).
+RKV_HOST_DEVICE inline void phase_unit(const PhaseSplit& ph, std::uint32_t g, std::uint32_t& t,
+                                       std::uint32_t& u) {
+  std::uint32_t r;
+  if (g < ph.q_total) {
+    ph.per_q.divmod(g, t, r);
+    u = r;
+  } else if (g < ph.k_total) {
+    ph.per_k.divmod(g - ph.q_total, t, r);
+    u = ph.q_end + r;
+  } else {
+    ph.per_v.divmod(g - ph.k_total, t, r);
+    u = ph.k_end + r;
+  }
 }
 
 // The row-warp layout of neox rows at decode sizes. The unit layout gives a thread two chunks half

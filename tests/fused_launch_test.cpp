@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "fused_launch.h"
 #include "h200_occupancy.h"
@@ -630,9 +631,9 @@ TEST(FusedLaunch, PinnedWarpsTurnOnTheStridedGrid) {
     }
   }
   const auto kernel = [&](const RopeKvArgs& a) { return route(a, o).kernel; };
-  // 8x1x64 rot = 32: 48 units a token (turning it was 3-12 % slower); 32x8x128 rot = 64: 512
-  // units, four CTAs; 28x4x128 rot = 64: 352.
-  EXPECT_EQ(kernel(heads(8, 1, 64, 32, 65536, RopeStyle::gptj)), FusedKernel::strided);
+  // 8x1x64 rot = 32: 48 units a token (turning it was 3-12 % slower; its warps mix roles, so
+  // it runs in phases); 32x8x128 rot = 64: 512 units, four CTAs; 28x4x128 rot = 64: 352.
+  EXPECT_EQ(kernel(heads(8, 1, 64, 32, 65536, RopeStyle::gptj)), FusedKernel::phased);
   EXPECT_EQ(kernel(heads(32, 8, 128, 64, 65536, RopeStyle::gptj)), FusedKernel::strided);
   EXPECT_EQ(kernel(heads(28, 4, 128, 64, 65536, RopeStyle::gptj)), FusedKernel::strided);
   // 8x8x128 full rotary: 384 units, pinned, but every slot costs the same.
@@ -660,12 +661,124 @@ TEST(WorkPlan, StridedWarpsPinnedNeedsWholeCtasAndMixedKeyRows) {
   EXPECT_FALSE(strided_warps_pinned(full, 384, 128));
 }
 
+// Round 51: row-major strided launches with a 16-bit cache whose warps mostly hold two or three
+// roles take the units in phases, on the grid the strided kernel would have had. Launches already
+// in whole warps a role, role-major ones, fp8 caches, sizes that fit the resident CTAs at once,
+// and a phased kernel that holds fewer CTAs a SM keep their routes.
+TEST(FusedLaunch, RowsWhoseWarpsMixRolesRunInPhases) {
+  struct Phased {
+    int hq, hkv, d, rot;
+    RopeStyle style;
+    std::int64_t units;
+  };
+  for (const Phased p :
+       {Phased{8, 1, 64, 64, RopeStyle::neox, 44}, Phased{8, 1, 64, 64, RopeStyle::gptj, 80},
+        Phased{8, 1, 64, 32, RopeStyle::gptj, 48}, Phased{14, 2, 64, 64, RopeStyle::neox, 80},
+        Phased{6, 1, 64, 64, RopeStyle::neox, 36}}) {
+    for (std::int64_t n : {16384, 65536, 262144}) {
+      const RopeKvArgs a = heads(p.hq, p.hkv, p.d, p.rot, n, p.style);
+      FusedOccupancy o = h200(p.style);
+      const FusedLaunch l = route(a, o);
+      EXPECT_EQ(l.kernel, FusedKernel::phased) << p.hq << "x" << p.d << " " << n;
+      EXPECT_FALSE(l.roles);
+      EXPECT_EQ(l.plan.units_per_token, p.units) << p.hq << "x" << p.d;
+      EXPECT_EQ(l.threads, n * p.units);
+      o.phased = 0;  // no phased kernel: the plain strided one, on the same grid
+      const FusedLaunch plain = route(a, o);
+      EXPECT_EQ(plain.kernel, FusedKernel::strided) << n;
+      EXPECT_EQ(plain.ctas, l.ctas) << n;
+      o.phased = o.strided[0] - 1;  // fewer CTAs a SM than the strided kernel: not taken
+      EXPECT_EQ(route(a, o).kernel, FusedKernel::strided) << n;
+    }
+  }
+  // Whole warps a role: 28x4x128 (224 + 32 + 64 units), 16x2x256, 32x32x128 full rotary.
+  EXPECT_EQ(route(heads(28, 4, 128, 128, 65536)).kernel, FusedKernel::strided);
+  EXPECT_EQ(route(heads(16, 2, 256, 256, 65536)).kernel, FusedKernel::strided);
+  EXPECT_EQ(route(heads(32, 32, 128, 128, 16384)).kernel, FusedKernel::strided);
+  // Neox partial rotary runs role-major; fp8 caches have no phased kernel; 8x1x64 at 2048 tokens
+  // fits the resident CTAs (the flat grid).
+  EXPECT_NE(route(heads(8, 1, 64, 32, 65536)).kernel, FusedKernel::phased);
+  EXPECT_NE(route(heads(8, 1, 64, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::phased);
+  EXPECT_EQ(route(heads(8, 1, 64, 64, 2048)).kernel, FusedKernel::flat);
+  // MLA keeps the strided kernel although mla:16 gpt-j rot = 32's warps mix roles (round 51: 2.5 %
+  // slower at 65k in phases).
+  RopeKvArgs mla16 = mla(16, 32, 65536);
+  mla16.style = RopeStyle::gptj;
+  const FusedLaunch mla_launch = route(mla16);
+  EXPECT_FALSE(mla_launch.roles);
+  EXPECT_TRUE(row_major_warps_mix_roles(mla_launch.plan));
+  EXPECT_EQ(mla_launch.kernel, FusedKernel::strided);
+}
+
+// The predicate, on plans: role boundaries inside warps, at least half a boundary a warp.
+TEST(WorkPlan, RowMajorWarpsMixRolesCountsBoundariesInsideWarps) {
+  const auto mixes = [](int hq, int hkv, int d, int rot, RopeStyle style = RopeStyle::neox) {
+    return row_major_warps_mix_roles(make_fused_plan(heads(hq, hkv, d, rot, 1, style), 8));
+  };
+  EXPECT_TRUE(mixes(8, 1, 64, 64));                   // 44 units: 84 boundaries in 44 warps
+  EXPECT_TRUE(mixes(14, 2, 64, 64));                  // 80 units: 64 in 80
+  EXPECT_TRUE(mixes(8, 1, 64, 64, RopeStyle::gptj));  // 80 units: q 64 aligned, k 8, v 8
+  EXPECT_FALSE(mixes(28, 4, 128, 128));               // 320 units, every segment whole warps
+  EXPECT_FALSE(mixes(40, 8, 80, 80));                 // 320 units: 64 in 320
+  EXPECT_FALSE(mixes(12, 2, 128, 128));               // 144 units: 48 in 144
+  EXPECT_FALSE(row_major_warps_mix_roles(make_fused_plan(mla(128, 64, 1), 8)));  // 84 in 580
+  // The count against a direct walk over 32 tokens' warps.
+  for (const int hq : {4, 6, 8, 12, 14, 28, 40}) {
+    for (const int d : {64, 80, 128}) {
+      const WorkPlan p = make_fused_plan(heads(hq, 2, d, d, 1), 8);
+      std::int64_t inside = 0;
+      for (std::int64_t t = 0; t < 32; ++t) {
+        for (const std::int64_t start : {std::int64_t{0}, p.q_end, p.k_end}) {
+          const std::int64_t at = t * p.units_per_token + start;
+          inside += at / 32 * 32 != at;  // not a warp's first unit
+        }
+      }
+      EXPECT_EQ(row_major_warps_mix_roles(p), 2 * inside >= p.units_per_token) << hq << "x" << d;
+    }
+  }
+}
+
+// Every work index of a phased launch names one (token, unit) and every (token, unit) is named
+// once; within a phase the indices run through the tokens in order, each token's units in order.
+TEST(WorkPlan, PhaseUnitNamesEveryUnitOnce) {
+  for (const RopeKvArgs& shape : {heads(8, 1, 64, 64, 1), heads(14, 2, 64, 64, 1),
+                                  heads(8, 1, 64, 32, 1, RopeStyle::gptj), mla(16, 64, 1)}) {
+    for (const std::int64_t tokens : {1, 7, 33}) {
+      RopeKvArgs a = shape;
+      a.num_tokens = a.num_cache_tokens = tokens;
+      const WorkPlan p = make_fused_plan(a, 8);
+      const PhaseSplit ph = make_phase_split(a, p);
+      const std::int64_t total = tokens * p.units_per_token;
+      std::vector<int> seen(static_cast<std::size_t>(total), 0);
+      std::uint32_t prev_t = 0, prev_u = 0;
+      for (std::uint32_t g = 0; g < total; ++g) {
+        std::uint32_t t, u;
+        phase_unit(ph, g, t, u);
+        ASSERT_LT(t, static_cast<std::uint32_t>(tokens)) << g;
+        ASSERT_LT(u, static_cast<std::uint32_t>(p.units_per_token)) << g;
+        const int phase = u < p.q_end ? 0 : u < p.k_end ? 1 : 2;
+        EXPECT_EQ(phase, g < ph.q_total ? 0 : g < ph.k_total ? 1 : 2) << g;
+        // Within a phase: the next unit, or the next token's first.
+        if (g > 0 && g != ph.q_total && g != ph.k_total) {
+          EXPECT_TRUE((t == prev_t && u == prev_u + 1) || (t == prev_t + 1 && u < prev_u)) << g;
+        }
+        ++seen[t * p.units_per_token + u];
+        prev_t = t;
+        prev_u = u;
+      }
+      for (std::int64_t i = 0; i < total; ++i)
+        ASSERT_EQ(seen[static_cast<std::size_t>(i)], 1) << i;
+    }
+  }
+}
+
 TEST(FusedLaunch, EveryKernelHasADistinctName) {
   const FusedKernel all[] = {
-      FusedKernel::too_large,    FusedKernel::row_warp,        FusedKernel::decode_half,
-      FusedKernel::decode_roles, FusedKernel::prefill_half,    FusedKernel::wide,
-      FusedKernel::flat_wide,    FusedKernel::strided,         FusedKernel::flat,
-      FusedKernel::token_warp,   FusedKernel::strided_rotating};
+      FusedKernel::too_large,    FusedKernel::row_warp,         FusedKernel::decode_half,
+      FusedKernel::decode_roles, FusedKernel::prefill_half,     FusedKernel::wide,
+      FusedKernel::flat_wide,    FusedKernel::strided,          FusedKernel::flat,
+      FusedKernel::token_warp,   FusedKernel::strided_rotating, FusedKernel::phased};
   for (FusedKernel a : all) {
     for (FusedKernel b : all) {
       if (a != b) {

@@ -94,6 +94,28 @@ std::vector<CaseSpec> rotating_cases() {
   return v;
 }
 
+// Row-major launches whose warps mostly hold two or three roles, on the strided grid in phases
+// (round 51, phased; the launch query test checks that each takes it): both styles, padded
+// slots, hnd and packed layouts, one-slot blocks, cache-only keys, a separate query output (q
+// pass-through units in the q phase), fp16, and fp32 (4-element chunks) with an fp32 table.
+std::vector<CaseSpec> phased_cases() {
+  using C = CacheDType;
+  using R = RopeStyle;
+  std::vector<CaseSpec> v;
+  v.push_back(make_case(DType::bf16, C::auto_, heads(8, 1, 64), R::neox, "nhd", 4099));
+  v.back().slots = SlotMode::padded;
+  v.push_back(make_case(DType::fp16, C::auto_, heads(8, 1, 64), R::gptj, "hnd", 8192));
+  v.back().key_out = KeyOut::cache_only;
+  v.push_back(make_case(DType::bf16, C::auto_, heads(14, 2, 64), R::neox, "packed_nhd", 6000));
+  v.back().block_size = 1;
+  v.push_back(make_case(DType::bf16, C::auto_, heads(8, 1, 64), R::gptj, "nhd", 5000));
+  v.back().rot_dim = 32;
+  v.back().query_out = QueryOut::separate;
+  v.push_back(make_case(DType::fp32, C::auto_, heads(8, 1, 64), R::neox, "nhd", 8192));
+  v.back().cos_sin_fp32 = true;
+  return v;
+}
+
 // Neox with 16-bit q/k and an fp32 cos/sin table on every unit kernel and order beyond decode
 // sizes (the other fp32-table cases are small launches), each with the route it takes: the launch
 // query test checks each. A change that splits the unit kernels by the table's dtype (round 45b
@@ -278,6 +300,9 @@ std::vector<CaseSpec> validation_cases() {
       [](CaseSpec& s) { s.slots = SlotMode::padded; });
   // Gpt-j partial rotary on the strided grid with its warps turning (round 44b).
   for (const CaseSpec& s : rotating_cases())
+    v.push_back(s);
+  // Warps that would mix roles, in phases (round 51).
+  for (const CaseSpec& s : phased_cases())
     v.push_back(s);
   // Neox unit kernels with an fp32 table beyond decode sizes, each kernel and order.
   for (const RoutedCase& r : fp32_table_neox_cases())
@@ -600,6 +625,13 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
     RopeKvFusedLaunch launch;
     ASSERT_EQ(rope_kv_fused_launch(dc.args(OutputSlot::a), &launch), cudaSuccess) << s.id();
     EXPECT_STREQ(launch.kernel, "strided_rotating") << s.id();
+    EXPECT_FALSE(launch.role_major) << s.id();
+  }
+  for (const CaseSpec& s : phased_cases()) {
+    DeviceCase dc(s);
+    RopeKvFusedLaunch launch;
+    ASSERT_EQ(rope_kv_fused_launch(dc.args(OutputSlot::a), &launch), cudaSuccess) << s.id();
+    EXPECT_STREQ(launch.kernel, "phased") << s.id();
     EXPECT_FALSE(launch.role_major) << s.id();
   }
   for (const RoutedCase& r : fp32_table_neox_cases()) {

@@ -22,6 +22,7 @@ inline FusedOccupancy h200() {
   o.half = 12;
   o.decode_roles = 10;
   o.strided[0] = o.strided[1] = 9;
+  o.phased = 10;  // the phased kernel: 48 registers (neox, 8-element chunks)
   o.wide[0] = o.wide[1] = 9;
   return o;
 }
@@ -35,6 +36,7 @@ inline FusedOccupancy h200(RopeStyle style) {
     o.strided[1] = o.wide[1] = 0;
     o.decode_roles = 16;
     o.strided_rotating = o.strided[0];  // the turning loop kept gpt-j's registers (round 44b)
+    o.phased = 16;                      // gpt-j's phased kernel: 32 registers
   }
   return o;
 }
@@ -53,6 +55,7 @@ inline FusedOccupancy h200_fp8(RopeStyle style) {
   o.wide[0] = o.wide[1] = 0;
   o.flat_wide[0] = o.flat_wide[1] = style == RopeStyle::gptj ? 16 : 10;
   o.strided_rotating = style == RopeStyle::gptj ? 16 : 0;
+  o.phased = 0;  // 16-bit caches only
   return o;
 }
 

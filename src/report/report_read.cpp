@@ -206,14 +206,15 @@ CaseResult read_case(const JsonField& j) {
     FusedLaunchRecord l;
     // The names docs/report-schema.json lists (fused_kernel_name, kernels/fused_launch.cpp).
     static const char* const kKernels[] = {
-        "row_warp",  "decode_half", "decode_roles",     "prefill_half", "wide",
-        "flat_wide", "strided",     "strided_rotating", "flat",         "token_warp"};
+        "row_warp", "decode_half",      "decode_roles", "prefill_half", "wide",      "flat_wide",
+        "strided",  "strided_rotating", "phased",       "flat",         "token_warp"};
     const JsonField kernel = launch->at("kernel");
     l.kernel = kernel.as_string();
     if (std::find(std::begin(kKernels), std::end(kKernels), l.kernel) == std::end(kKernels))
       kernel.fail(
           "expected a fused kernel's name (row_warp, decode_half, decode_roles, "
-          "prefill_half, wide, flat_wide, strided, strided_rotating, flat, token_warp), got " +
+          "prefill_half, wide, flat_wide, strided, strided_rotating, phased, flat, token_warp), "
+          "got " +
           quote(l.kernel));
     l.role_major = launch->at("role_major").as_bool();
     l.ctas = launch->at("ctas").as_int(1);
