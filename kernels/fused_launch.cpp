@@ -212,6 +212,19 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   const bool flat_pays = neox_half_rows_split_sectors(a, plan) ||
                          rotation_window_splits_sectors(a, plan) ||
                          mla_rotation_windows_dominate(a, plan);
+  // Row-major launches with a 16-bit cache whose warps would mostly straddle roles
+  // (row_major_warps_mix_roles) take the units in phases, on the grid the flat or strided kernel
+  // would have had, where the phased kernel holds at least the strided kernel's CTAs a SM (so a
+  // grid sized by that occupancy stays resident) and its 32-bit indices hold the units and the
+  // stride. MLA excepted: mla:16 gpt-j rot = 32 at 65k was 2.5 % slower in phases (round 51, on an
+  // H100), where every other shape it moved was 1-20 % faster (round 52: the strided grid; round
+  // 53: the flat grid).
+  const auto phases_pay = [&](std::int64_t grid) {
+    return !roles && a.cache_dtype == CacheDType::auto_ && !mla_layout(a) && o.phased > 0 &&
+           o.phased >= o.strided[0] && row_major_warps_mix_roles(plan) &&
+           threads <= std::numeric_limits<std::int32_t>::max() &&
+           threads + grid * kFusedThreads <= std::numeric_limits<std::uint32_t>::max();
+  };
   // Fp8 MHA launches in role-major order keep the flat grid with two-chunk copies even when long
   // (60-75 % of their units are copies; session 23, round 16).
   const bool fp8_mha_roles_stay_flat = roles && o.flat_wide[roles] > 0 && fp8_mha(a);
@@ -238,7 +251,8 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
       return make_launch(FusedKernel::flat, true, plan, split, role_threads,
                          ctas_for(role_threads));
     }
-    return make_launch(FusedKernel::flat, roles, plan, split, threads, ctas);
+    return make_launch(phases_pay(ctas) ? FusedKernel::phased : FusedKernel::flat, roles, plan,
+                       split, threads, ctas);
   }
   // Long launches run the grid of resident CTAs in 16 waves: every CTA of one wave has the same
   // work, the SMs do not move bytes equally fast, and the fast ones then sit idle while the slow
@@ -278,19 +292,11 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   // them, where the turning kernel holds as many CTAs a SM (the grid is then the same).
   const bool rotate = !roles && o.strided_rotating > 0 && o.strided_rotating == o.strided[0] &&
                       strided_warps_pinned(plan, unit_count, kFusedThreads);
-  // Row-major launches with a 16-bit cache whose warps would mostly straddle roles
-  // (row_major_warps_mix_roles) take the units in phases, where the phased kernel holds at least
-  // as many CTAs a SM (the grid is then the same and resident) and its 32-bit indices hold the
-  // units and the stride. MLA excepted: mla:16 gpt-j rot = 32 at 65k was 2.5 % slower in phases
-  // (round 51, on an H100), where every other shape it moved was 1-20 % faster.
+  // Row-major launches whose warps would mostly straddle roles: in phases (phases_pay).
   const std::int64_t grid = in_waves(resident, unit_count, threads);
-  const bool phases = !rotate && !roles && a.cache_dtype == CacheDType::auto_ && !mla_layout(a) &&
-                      o.phased > 0 && o.phased >= o.strided[0] && row_major_warps_mix_roles(plan) &&
-                      threads <= std::numeric_limits<std::int32_t>::max() &&
-                      threads + grid * kFusedThreads <= std::numeric_limits<std::uint32_t>::max();
-  const FusedKernel kernel = rotate   ? FusedKernel::strided_rotating
-                             : phases ? FusedKernel::phased
-                                      : FusedKernel::strided;
+  const FusedKernel kernel = rotate             ? FusedKernel::strided_rotating
+                             : phases_pay(grid) ? FusedKernel::phased
+                                                : FusedKernel::strided;
   return make_launch(kernel, roles, plan, split, threads, grid);
 }
 

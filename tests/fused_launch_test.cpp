@@ -663,8 +663,8 @@ TEST(WorkPlan, StridedWarpsPinnedNeedsWholeCtasAndMixedKeyRows) {
 
 // Round 51: row-major strided launches with a 16-bit cache whose warps mostly hold two or three
 // roles take the units in phases, on the grid the strided kernel would have had. Launches already
-// in whole warps a role, role-major ones, fp8 caches, sizes that fit the resident CTAs at once,
-// and a phased kernel that holds fewer CTAs a SM keep their routes.
+// in whole warps a role, role-major ones, fp8 caches, MLA, and a phased kernel that holds fewer
+// CTAs a SM keep their routes.
 TEST(FusedLaunch, RowsWhoseWarpsMixRolesRunInPhases) {
   struct Phased {
     int hq, hkv, d, rot;
@@ -695,12 +695,10 @@ TEST(FusedLaunch, RowsWhoseWarpsMixRolesRunInPhases) {
   EXPECT_EQ(route(heads(28, 4, 128, 128, 65536)).kernel, FusedKernel::strided);
   EXPECT_EQ(route(heads(16, 2, 256, 256, 65536)).kernel, FusedKernel::strided);
   EXPECT_EQ(route(heads(32, 32, 128, 128, 16384)).kernel, FusedKernel::strided);
-  // Neox partial rotary runs role-major; fp8 caches have no phased kernel; 8x1x64 at 2048 tokens
-  // fits the resident CTAs (the flat grid).
+  // Neox partial rotary runs role-major; fp8 caches have no phased kernel.
   EXPECT_NE(route(heads(8, 1, 64, 32, 65536)).kernel, FusedKernel::phased);
   EXPECT_NE(route(heads(8, 1, 64, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::phased);
-  EXPECT_EQ(route(heads(8, 1, 64, 64, 2048)).kernel, FusedKernel::flat);
   // MLA keeps the strided kernel although mla:16 gpt-j rot = 32's warps mix roles (round 51: 2.5 %
   // slower at 65k in phases).
   RopeKvArgs mla16 = mla(16, 32, 65536);
@@ -709,6 +707,49 @@ TEST(FusedLaunch, RowsWhoseWarpsMixRolesRunInPhases) {
   EXPECT_FALSE(mla_launch.roles);
   EXPECT_TRUE(row_major_warps_mix_roles(mla_launch.plan));
   EXPECT_EQ(mla_launch.kernel, FusedKernel::strided);
+}
+
+// Round 53: where such a launch fits the resident CTAs at once (the flat grid, one unit a thread),
+// the phased kernel runs on that grid, one pass a thread. Without it (or with fewer CTAs a SM than
+// the strided kernel) the flat kernel, on the same grid.
+TEST(FusedLaunch, FlatRowsWhoseWarpsMixRolesRunInPhases) {
+  struct Flat {
+    int hq, hkv, d, rot;
+    RopeStyle style;
+    std::int64_t tokens, units;
+  };
+  for (const Flat f : {Flat{8, 1, 64, 64, RopeStyle::neox, 2048, 44},
+                       Flat{8, 1, 64, 32, RopeStyle::gptj, 2048, 48},
+                       Flat{6, 1, 64, 64, RopeStyle::neox, 4096, 36},
+                       Flat{12, 2, 64, 64, RopeStyle::neox, 1024, 72},
+                       Flat{14, 2, 64, 32, RopeStyle::gptj, 1024, 88}}) {
+    const RopeKvArgs a = heads(f.hq, f.hkv, f.d, f.rot, f.tokens, f.style);
+    FusedOccupancy o = h200(f.style);
+    const FusedLaunch l = route(a, o);
+    EXPECT_EQ(l.kernel, FusedKernel::phased) << f.hq << "x" << f.d << " " << f.tokens;
+    EXPECT_FALSE(l.roles);
+    EXPECT_EQ(l.plan.units_per_token, f.units) << f.hq << "x" << f.d;
+    EXPECT_EQ(l.threads, f.tokens * f.units);
+    EXPECT_EQ(l.ctas, (l.threads + 127) / 128);  // the flat grid: one unit a thread
+    o.phased = 0;
+    const FusedLaunch plain = route(a, o);
+    EXPECT_EQ(plain.kernel, FusedKernel::flat) << f.hq << "x" << f.d;
+    EXPECT_EQ(plain.ctas, l.ctas);
+    o.phased = o.strided[0] - 1;
+    EXPECT_EQ(route(a, o).kernel, FusedKernel::flat) << f.hq << "x" << f.d;
+  }
+  // Flat launches in whole warps a role keep the flat kernel: 14x2x64 gpt-j full rotary (144
+  // units) at 1024 tokens. So does MLA: mla:16 gpt-j rot = 32 at 1024 tokens, whose warps mix
+  // roles, is flat and row-major.
+  EXPECT_EQ(route(heads(14, 2, 64, 64, 1024, RopeStyle::gptj)).kernel, FusedKernel::flat);
+  EXPECT_FALSE(
+      row_major_warps_mix_roles(make_fused_plan(heads(14, 2, 64, 64, 1, RopeStyle::gptj), 8)));
+  RopeKvArgs mla16_flat = mla(16, 32, 1024);
+  mla16_flat.style = RopeStyle::gptj;
+  const FusedLaunch mla_flat = route(mla16_flat);
+  EXPECT_FALSE(mla_flat.roles);
+  EXPECT_TRUE(row_major_warps_mix_roles(mla_flat.plan));
+  EXPECT_EQ(mla_flat.kernel, FusedKernel::flat);
 }
 
 // The predicate, on plans: role boundaries inside warps, at least half a boundary a warp.

@@ -94,8 +94,9 @@ std::vector<CaseSpec> rotating_cases() {
   return v;
 }
 
-// Row-major launches whose warps mostly hold two or three roles, on the strided grid in phases
-// (round 51, phased; the launch query test checks that each takes it): both styles, padded
+// Row-major launches whose warps mostly hold two or three roles, in phases on the strided grid
+// (round 52) and the flat one (round 53) (phased; the launch query test checks that each takes
+// it): both styles, padded
 // slots, hnd and packed layouts, one-slot blocks, cache-only keys, a separate query output (q
 // pass-through units in the q phase), fp16, and fp32 (4-element chunks) with an fp32 table.
 std::vector<CaseSpec> phased_cases() {
@@ -113,6 +114,12 @@ std::vector<CaseSpec> phased_cases() {
   v.back().query_out = QueryOut::separate;
   v.push_back(make_case(DType::fp32, C::auto_, heads(8, 1, 64), R::neox, "nhd", 8192));
   v.back().cos_sin_fp32 = true;
+  // On the flat grid, one pass a thread (round 53): neox with padded slots, gpt-j partial rotary
+  // in the hnd layout.
+  v.push_back(make_case(DType::bf16, C::auto_, heads(8, 1, 64), R::neox, "nhd", 2000));
+  v.back().slots = SlotMode::padded;
+  v.push_back(make_case(DType::fp16, C::auto_, heads(14, 2, 64), R::gptj, "hnd", 1000));
+  v.back().rot_dim = 32;
   return v;
 }
 
