@@ -661,6 +661,17 @@ TEST(WorkPlan, StridedWarpsPinnedNeedsWholeCtasAndMixedKeyRows) {
   EXPECT_FALSE(strided_warps_pinned(full, 384, 128));
 }
 
+// mla:16 gpt-j rot = 32 at `tokens`: a row-major launch whose warps mix roles, which keeps the
+// kernel it would have without phases (MLA is excepted from them).
+void expect_mla_row_major_mixed(std::int64_t tokens, FusedKernel kernel) {
+  RopeKvArgs a = mla(16, 32, tokens);
+  a.style = RopeStyle::gptj;
+  const FusedLaunch l = route(a);
+  EXPECT_FALSE(l.roles) << tokens;
+  EXPECT_TRUE(row_major_warps_mix_roles(l.plan)) << tokens;
+  EXPECT_EQ(l.kernel, kernel) << tokens;
+}
+
 // Round 51: row-major strided launches with a 16-bit cache whose warps mostly hold two or three
 // roles take the units in phases, on the grid the strided kernel would have had. Launches already
 // in whole warps a role, role-major ones, fp8 caches, MLA, and a phased kernel that holds fewer
@@ -701,12 +712,7 @@ TEST(FusedLaunch, RowsWhoseWarpsMixRolesRunInPhases) {
             FusedKernel::phased);
   // MLA keeps the strided kernel although mla:16 gpt-j rot = 32's warps mix roles (round 51: 2.5 %
   // slower at 65k in phases).
-  RopeKvArgs mla16 = mla(16, 32, 65536);
-  mla16.style = RopeStyle::gptj;
-  const FusedLaunch mla_launch = route(mla16);
-  EXPECT_FALSE(mla_launch.roles);
-  EXPECT_TRUE(row_major_warps_mix_roles(mla_launch.plan));
-  EXPECT_EQ(mla_launch.kernel, FusedKernel::strided);
+  expect_mla_row_major_mixed(65536, FusedKernel::strided);
 }
 
 // Round 53: where such a launch fits the resident CTAs at once (the flat grid, one unit a thread),
@@ -744,12 +750,7 @@ TEST(FusedLaunch, FlatRowsWhoseWarpsMixRolesRunInPhases) {
   EXPECT_EQ(route(heads(14, 2, 64, 64, 1024, RopeStyle::gptj)).kernel, FusedKernel::flat);
   EXPECT_FALSE(
       row_major_warps_mix_roles(make_fused_plan(heads(14, 2, 64, 64, 1, RopeStyle::gptj), 8)));
-  RopeKvArgs mla16_flat = mla(16, 32, 1024);
-  mla16_flat.style = RopeStyle::gptj;
-  const FusedLaunch mla_flat = route(mla16_flat);
-  EXPECT_FALSE(mla_flat.roles);
-  EXPECT_TRUE(row_major_warps_mix_roles(mla_flat.plan));
-  EXPECT_EQ(mla_flat.kernel, FusedKernel::flat);
+  expect_mla_row_major_mixed(1024, FusedKernel::flat);
 }
 
 // The predicate, on plans: role boundaries inside warps, at least half a boundary a warp.
