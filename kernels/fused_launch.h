@@ -29,9 +29,9 @@ enum class FusedKernel {
                      // launches), threads striding over units
   strided_rotating,  // the same grid, its warps taking the CTA's 128 units a warp further round
                      // each pass (work_plan.h, strided_warps_pinned)
-  phased,            // the same grid, a row-major launch's units in phases: every token's q
-                     // units, then k, then v (work_plan.h, row_major_warps_mix_roles; 16-bit
-                     // caches)
+  phased,            // the strided or flat grid, a row-major launch's units in phases: q of
+                     // every token, then k, then v (work_plan.h, row_major_warps_mix_roles;
+                     // 16-bit caches)
   flat,              // the unit kernel, one unit a thread
   token_warp,        // rope_kv_fused_token_warp_kernel: one warp a token (MLA rows of rotation
                      // only)

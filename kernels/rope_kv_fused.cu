@@ -505,8 +505,9 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a,
 
 // The phased kernel (FusedKernel::phased): the strided loop over a row-major launch's units in
 // phases (PhaseSplit, work_plan.h), where its warps would otherwise mostly straddle roles
-// (row_major_warps_mix_roles). On the strided kernel's grid; work indices below 2^31 and the
-// grid's stride below 2^32 minus them (plan_fused_launch checks).
+// (row_major_warps_mix_roles). On the strided kernel's grid, or on the flat one (one pass a
+// thread); work indices below 2^31 and the grid's stride below 2^32 minus them (plan_fused_launch
+// checks).
 template <typename T, CacheDType C, int VEC, bool NEOX>
 __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_phased_kernel(const RopeKvArgs a,
                                                                     const WorkPlan p,
