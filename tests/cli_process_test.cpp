@@ -69,6 +69,36 @@ TEST(CliProcess, MainJobWithoutGpuSaysSoInOneLine) {
   EXPECT_EQ(r.out, "");
 }
 
+TEST(CliProcess, FloorWithoutGpuSaysSoInOneLine) {
+  if (cuda_device_problem().empty()) GTEST_SKIP() << "a GPU is present: the no-GPU path is moot";
+  const std::string json = per_process_temp_dir() + "floor-no-gpu.json";
+  std::remove(json.c_str());
+  const CliRun r = run_cli("floor --json '" + json + "'");
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("rope-kv-bench: error: floor needs an NVIDIA GPU: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::ifstream(json).good()) << "nothing is written without a measurement";
+}
+
+// floor end to end: the table on stdout and a JSON report whose patterns and device block are
+// those of this run.
+TEST(CliProcess, GpuFloorPrintsItsTableAndWritesItsReport) {
+  if (const std::string why = cuda_device_problem(); !why.empty()) GTEST_SKIP() << why;
+  const std::string json = per_process_temp_dir() + "floor.json";
+  const CliRun r = run_cli("floor --patterns 128/384,64/64 --moved-mib 8 --json '" + json + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("contiguous copy"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("128/384"), std::string::npos) << r.out;
+  const nlohmann::json report = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(report.at("command"), "floor");
+  EXPECT_GT(report.at("device").at("copy_bandwidth_gbps").get<double>(), 0.0);
+  ASSERT_EQ(report.at("patterns").size(), 2u);
+  EXPECT_EQ(report.at("patterns").at(0).at("pattern"), "128/384");
+  EXPECT_EQ(report.at("patterns").at(1).at("pattern"), "64/64");
+  EXPECT_EQ(report.at("moved_mib"), 8);
+}
+
 // bench --samples keeps where each pass's buffers lay: every buffer of both output slots and the
 // inputs, each at its own address (docs/report.md, cases[].buffer_addresses).
 TEST(CliProcess, GpuSamplesRecordEachPassBufferAddresses) {

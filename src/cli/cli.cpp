@@ -24,7 +24,7 @@ namespace {
 
 constexpr const char* kTool = "rope-kv-bench";
 constexpr const char* kCommands =
-    "validate, bench, compare, profile, report, list, history, dashboard or merge";
+    "validate, bench, compare, profile, report, list, history, dashboard, merge or floor";
 
 ParseOutcome usage_error(const std::string& line) {
   ParseOutcome out;
@@ -97,6 +97,13 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
   HistoryFlags history_flags;
   add_history_commands(app, &history_flags);
 
+  FloorFlags floor_flags;
+  CLI::App* floor = app.add_subcommand(
+      "floor",
+      "time a plain copy of SPAN bytes of every ROW bytes against the contiguous copy bandwidth "
+      "(the ceiling of a strided access shape)");
+  add_floor_flags(floor, &floor_flags);
+
   prepare_for_parse(app);
   try {
     app.parse(argc, argv);
@@ -151,6 +158,9 @@ ParseOutcome parse_or_throw(int argc, const char* const* argv) {
     apply_merge(merge_flags, inv);
   } else if (app.got_subcommand(list)) {
     inv.command = Command::list;
+  } else if (app.got_subcommand(floor)) {
+    inv.command = Command::floor;
+    apply_floor(floor_flags, inv);
   } else if (auto h = history_request(history_flags)) {
     inv.command = h->action.empty() ? Command::dashboard : Command::history;
     inv.history = *h;
@@ -183,6 +193,8 @@ std::string to_string(Command c) {
       return "dashboard";
     case Command::merge:
       return "merge";
+    case Command::floor:
+      return "floor";
   }
   return "unknown";
 }

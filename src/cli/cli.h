@@ -1,5 +1,5 @@
-// The command line: `rope-kv-bench validate | bench | compare | profile | report | list | merge`
-// (and history, dashboard).
+// The command line: `rope-kv-bench validate | bench | compare | profile | report | list | merge |
+// floor` (and history, dashboard).
 //
 // parse_cli() turns argv into a CliInvocation that main() dispatches on, with the sweep already
 // planned (config file, flags laid over it, --case / --filter applied). It never throws and never
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli/history_commands.h"
+#include "floor/floor_request.h"
 #include "gate/compare_command.h"
 #include "plan/sweep_axes.h"
 #include "report/exit_codes.h"
@@ -19,7 +20,18 @@
 
 namespace rkv {
 
-enum class Command { validate, bench, compare, profile, report, list, history, dashboard, merge };
+enum class Command {
+  validate,
+  bench,
+  compare,
+  profile,
+  report,
+  list,
+  history,
+  dashboard,
+  merge,
+  floor
+};
 std::string to_string(Command c);
 
 // What parse_cli hands to main(): the command, the run request of the GPU commands (the sweep
@@ -50,6 +62,9 @@ struct CliInvocation : RunRequest {
   // ---- merge (its --json is json_out)
   std::vector<std::string> merge_inputs;
   bool allow_partial = false;
+
+  // ---- floor (its --json is json_out)
+  FloorRequest floor;
 };
 
 struct ParseOutcome {

@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/error_text.h"
+#include "floor/floor_command.h"
 #include "gate/compare_command.h"
 #include "report/axes_list.h"
 #include "report/report.h"
@@ -85,6 +86,8 @@ int dispatch(const CliInvocation& inv) {
       return run_dashboard(inv.history);
     case Command::merge:
       return run_merge(inv);
+    case Command::floor:
+      return run_floor_command(inv.floor, inv.json_out, inv.argv);
   }
   return kExitUsage;
 }

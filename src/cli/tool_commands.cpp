@@ -75,6 +75,37 @@ void add_report_flags(CLI::App* sub, ReportFlags* f) {
                       ->type_name("FORMAT");
 }
 
+void add_floor_flags(CLI::App* sub, FloorFlags* f) {
+  f->patterns_opt = sub->add_option("--patterns", f->patterns,
+                                    "SPAN/ROW byte counts, a comma list [default 128/384,384/384]")
+                        ->type_name("LIST");
+  f->moved_mib_opt = sub->add_option("--moved-mib", f->moved_mib,
+                                     "MiB read (and written) by one pass [default 256]")
+                         ->type_name("MIB");
+  sub->add_flag("--in-place", f->in_place,
+                "write each span back where it was read, as an in-place rotation does");
+  f->json_opt = sub->add_option("--json", f->json, "write the results as JSON (atomically)")
+                    ->type_name("FILE");
+}
+
+void apply_floor(const FloorFlags& f, CliInvocation& inv) {
+  FloorRequest& r = inv.floor;
+  if (f.patterns_opt->count()) {
+    r.patterns.clear();
+    for (const std::string& text : list_flag("--patterns", f.patterns)) {
+      std::string problem;
+      const std::optional<CopyPattern> p = parse_copy_pattern(text, &problem);
+      if (!p) usage_fail("--patterns: " + problem);
+      if (std::find(r.patterns.begin(), r.patterns.end(), *p) == r.patterns.end())
+        r.patterns.push_back(*p);
+    }
+  }
+  if (f.moved_mib_opt->count()) r.moved_mib = int_flag("--moved-mib", f.moved_mib, 1, kMaxMovedMib);
+  r.in_place = f.in_place;
+  if (const auto problem = floor_request_problem(r)) usage_fail("--patterns: " + *problem);
+  if (f.json_opt->count()) inv.json_out = path_flag("--json", f.json);
+}
+
 void add_merge_flags(CLI::App* sub, MergeFlags* f) {
   sub->add_option("--json", f->json, "write the merged report here (atomically)")
       ->type_name("FILE")

@@ -1,5 +1,6 @@
-// Inside the CLI: the flags of profile, compare, report and merge, each added to its subcommand and
-// applied to the CliInvocation after CLI11 has split argv (see sweep_commands.h for the why).
+// Inside the CLI: the flags of profile, compare, report, merge and floor, each added to its
+// subcommand and applied to the CliInvocation after CLI11 has split argv (see sweep_commands.h for
+// the why).
 #pragma once
 
 #include <string>
@@ -30,6 +31,12 @@ struct ReportFlags {
   CLI::Option* format_opt = nullptr;
 };
 
+struct FloorFlags {
+  std::string patterns, moved_mib, json;
+  bool in_place = false;
+  CLI::Option *patterns_opt = nullptr, *moved_mib_opt = nullptr, *json_opt = nullptr;
+};
+
 struct MergeFlags {
   std::string json;
   std::vector<std::string> inputs;
@@ -40,10 +47,12 @@ void add_profile_flags(CLI::App* sub, ProfileFlags* f);
 void add_merge_flags(CLI::App* sub, MergeFlags* f);
 void add_compare_flags(CLI::App* sub, CompareFlags* f);
 void add_report_flags(CLI::App* sub, ReportFlags* f);
+void add_floor_flags(CLI::App* sub, FloorFlags* f);
 
 void apply_profile(const ProfileFlags& f, CliInvocation& inv);
 void apply_compare(const CompareFlags& f, CliInvocation& inv);
 void apply_report(const ReportFlags& f, CliInvocation& inv);
 void apply_merge(const MergeFlags& f, CliInvocation& inv);
+void apply_floor(const FloorFlags& f, CliInvocation& inv);
 
 }  // namespace rkv

@@ -1,0 +1,111 @@
+// The floor probe's copy on the device: every span byte arrives (XORed with the flip), every gap
+// byte and the canary past the last row keep their poison, in place and out of place, over row
+// counts that end inside a block's tile; bad arguments are refused before launching; and the
+// probe's timing returns its runs and bytes. Needs a GPU: GTEST_SKIP() with the reason when there
+// is none.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "device/cuda_check.h"
+#include "device/device_buffers.h"
+#include "floor/floor_probe.h"
+#include "floor/strided_copy.h"
+#include "gpu_skip.h"
+
+namespace rkv {
+namespace {
+
+class GpuStridedCopy : public GpuTest {};
+
+constexpr std::uint8_t kPoison = 0xa5;
+constexpr std::int64_t kCanaryBytes = 4096;
+
+std::vector<std::uint8_t> random_bytes(std::int64_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(n));
+  for (std::uint8_t& b : out)
+    b = static_cast<std::uint8_t>(rng());
+  return out;
+}
+
+// Copies `rows` rows of `p` from fresh random bytes into a poisoned buffer (or in place) and
+// counts the bytes that differ from what the copy must leave.
+std::int64_t wrong_bytes(CopyPattern p, std::int64_t rows, bool in_place, std::uint32_t flip) {
+  const std::int64_t footprint = rows * p.row_bytes;
+  const std::int64_t total = footprint + kCanaryBytes;
+  const std::vector<std::uint8_t> src_host = random_bytes(total, static_cast<std::uint32_t>(rows));
+  DeviceBuffer src(total, "source"), dst(total, "destination");
+  src.upload(src_host.data(), total);
+  std::vector<std::uint8_t> poisoned(static_cast<std::size_t>(total), kPoison);
+  dst.upload(poisoned.data(), total);
+  void* out = in_place ? src.get() : dst.get();
+  cuda_check(launch_strided_copy(src.get(), out, rows, p, flip, nullptr), "strided copy");
+  cuda_check(cudaDeviceSynchronize(), "strided copy");
+  const std::vector<std::uint8_t> got = in_place ? src.to_host() : dst.to_host();
+  const std::vector<std::uint8_t>& untouched = in_place ? src_host : poisoned;
+  std::int64_t wrong = 0;
+  for (std::int64_t i = 0; i < total; ++i) {
+    const bool in_span = i < footprint && i % p.row_bytes < p.span_bytes;
+    const auto flip_byte = static_cast<std::uint8_t>(flip >> (8 * (i % 4)));
+    const std::uint8_t want =
+        in_span ? static_cast<std::uint8_t>(src_host[i] ^ flip_byte) : untouched[i];
+    if (got[i] != want && ++wrong <= 3)
+      ADD_FAILURE() << p.text() << " rows " << rows << " byte " << i << ": got " << int(got[i])
+                    << ", want " << int(want);
+  }
+  return wrong;
+}
+
+TEST_F(GpuStridedCopy, SpansArriveAndGapsAndCanariesKeepTheirPoison) {
+  for (const CopyPattern p : {CopyPattern{128, 384}, CopyPattern{48, 80}, CopyPattern{16, 16},
+                              CopyPattern{1152, 1152}, CopyPattern{16, 4096}})
+    for (const std::int64_t rows : {1, 7, 1023, 4099})
+      EXPECT_EQ(wrong_bytes(p, rows, false, 0), 0) << p.text() << " rows " << rows;
+}
+
+TEST_F(GpuStridedCopy, InPlaceFlipsEverySpanWordAndNothingElse) {
+  for (const CopyPattern p : {CopyPattern{128, 384}, CopyPattern{64, 64}})
+    for (const std::int64_t rows : {3, 2050})
+      EXPECT_EQ(wrong_bytes(p, rows, true, 0x01010101u), 0) << p.text() << " rows " << rows;
+  EXPECT_EQ(wrong_bytes({32, 96}, 333, false, 0xdeadbeefu), 0);
+}
+
+TEST_F(GpuStridedCopy, BadArgumentsAreRefusedWithoutALaunch) {
+  DeviceBuffer buf(1 << 16, "buffer");
+  auto* base = static_cast<std::uint8_t*>(buf.get());
+  EXPECT_EQ(launch_strided_copy(base + 8, base, 4, {16, 32}, 0, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(launch_strided_copy(base, base + 4, 4, {16, 32}, 0, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(launch_strided_copy(base, base, 0, {16, 32}, 0, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(launch_strided_copy(base, base, 4, {48, 32}, 0, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(launch_strided_copy(base, base, 4, {24, 32}, 0, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(launch_strided_copy(base, base, 4, {0, 32}, 0, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(launch_strided_copy(base, base, kMaxStridedCopyVectors + 1, {16, 16}, 0, nullptr),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+TEST_F(GpuStridedCopy, TheProbeReturnsEveryRunOfEveryPattern) {
+  FloorRequest r;
+  r.patterns = {{128, 384}, {384, 384}};
+  r.moved_mib = 4;
+  int l2 = 0;
+  cuda_check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0), "L2 size");
+  const std::vector<PatternTiming> t = time_copy_patterns(r, l2);
+  ASSERT_EQ(t.size(), 2u);
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    EXPECT_EQ(t[k].pattern, r.patterns[k]);
+    EXPECT_EQ(t[k].rows, floor_probe_rows(r.patterns[k], 4));
+    EXPECT_EQ(t[k].bytes_moved, 2 * t[k].rows * r.patterns[k].span_bytes);
+    ASSERT_EQ(t[k].runs_us.size(), static_cast<std::size_t>(kFloorProbeRuns));
+    for (double us : t[k].runs_us)
+      EXPECT_GT(us, 0.0);
+    EXPECT_DOUBLE_EQ(t[k].gbps, t[k].bytes_moved / (t[k].median_us * 1e3));
+  }
+}
+
+}  // namespace
+}  // namespace rkv
