@@ -9,6 +9,10 @@
 #include "floor/floor_report.h"
 #include "floor/floor_request.h"
 
+#ifndef RKV_SOURCE_DIR
+#error "RKV_SOURCE_DIR must name the repository root (CMake defines it)"
+#endif
+
 namespace rkv {
 namespace {
 
@@ -104,7 +108,7 @@ TEST(FloorCli, BadValuesAreOneLineUsageErrors) {
         {"floor", "--moved-mib", "0"},
         {"floor", "--moved-mib", "16385"},
         {"floor", "--patterns", "16/1048576"},
-        {"floor", "--json", "README.md/x.json"},
+        {"floor", "--json", std::string(RKV_SOURCE_DIR) + "/README.md/x.json"},
         {"floor", "--nosuch"}}) {
     const ParseOutcome out = parse(args);
     EXPECT_FALSE(out.invocation) << args.back();
