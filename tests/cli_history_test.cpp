@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli_words.h"
 #include "history/history_store.h"
 #include "report/build_info.h"
 #include "report/run_metadata.h"
@@ -13,12 +14,8 @@
 namespace rkv {
 namespace {
 
-ParseOutcome parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "rope-kv-bench");
-  std::vector<const char*> argv;
-  for (const std::string& a : args)
-    argv.push_back(a.c_str());
-  return parse_cli(static_cast<int>(argv.size()), argv.data());
+ParseOutcome parse(const std::vector<std::string>& args) {
+  return parse_words(args);
 }
 
 void expect_usage_error(const std::vector<std::string>& args, const std::string& needle) {

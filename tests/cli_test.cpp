@@ -13,18 +13,15 @@
 #error "RKV_SOURCE_DIR must name the repository root (CMake defines it)"
 #endif
 
+#include "cli_words.h"
 #include "report/axes_list.h"
 #include "temp_paths.h"
 
 namespace rkv {
 namespace {
 
-ParseOutcome parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "rope-kv-bench");
-  std::vector<const char*> argv;
-  for (const std::string& a : args)
-    argv.push_back(a.c_str());
-  return parse_cli(static_cast<int>(argv.size()), argv.data());
+ParseOutcome parse(const std::vector<std::string>& args) {
+  return parse_words(args);
 }
 
 CliInvocation parse_ok(const std::vector<std::string>& args) {

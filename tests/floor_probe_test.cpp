@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
+#include "cli_words.h"
 #include "floor/copy_pattern.h"
 #include "floor/floor_report.h"
 #include "floor/floor_request.h"
@@ -23,12 +24,8 @@ std::optional<CopyPattern> parsed(const std::string& text, std::string* problem 
   return p;
 }
 
-ParseOutcome parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "rope-kv-bench");
-  std::vector<const char*> argv;
-  for (const std::string& a : args)
-    argv.push_back(a.c_str());
-  return parse_cli(static_cast<int>(argv.size()), argv.data());
+ParseOutcome parse(const std::vector<std::string>& args) {
+  return parse_words(args);
 }
 
 TEST(CopyPattern, SpanAndRowAreReadAsBytes) {
