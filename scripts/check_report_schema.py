@@ -5,6 +5,9 @@ validator (Debian's python3-jsonschema, draft 2020-12).
 Usage: check_report_schema.py SCHEMA PATH...   (a PATH that is a folder is searched for *.json,
                                                 *.json.gz and *.json.xz, read unpacked)
 
+A `rope-kv-bench floor` report (command "floor") is checked against floor-report-schema.json
+beside SCHEMA instead, with SCHEMA's $defs for the device and run blocks it shares.
+
 Every *.json (or *.json.gz, *.json.xz) found is a report unless it is Google Benchmark output (top-level "context" and
 "benchmarks"), GoogleTest output (top-level "testsuites"), a `compare --json` verdict (tool
 "rope-kv-bench compare") or scripts/ncu_vs_tool.sh's table (top-level "rows" and no "cases");
@@ -27,6 +30,16 @@ def is_other_tool_output(doc):
         or (set(doc) == {"device", "git_revision", "rows"}))
 
 
+def floor_schema_validator(jsonschema, path, report_schema):
+    """The floor schema with the bench schema's device and run blocks (and the $defs those use)
+    in place of its open placeholders."""
+    floor = json.loads(path.read_text())
+    for name in ("device", "run", "number_or_null", "clock_mhz"):
+        floor["$defs"][name] = report_schema["$defs"][name]
+    jsonschema.Draft202012Validator.check_schema(floor)
+    return jsonschema.Draft202012Validator(floor)
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -46,6 +59,8 @@ def main(argv):
               f"{str(e).splitlines()[0][:200]}", file=sys.stderr)
         return 2
     validator = jsonschema.Draft202012Validator(schema)
+    floor_validator = None
+    floor_path = pathlib.Path(argv[1]).with_name("floor-report-schema.json")
 
     files = []
     for arg in argv[2:]:
@@ -64,7 +79,17 @@ def main(argv):
         if is_other_tool_output(doc):
             continue
         checked += 1
-        errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+        use = validator
+        if isinstance(doc, dict) and doc.get("command") == "floor":
+            if floor_validator is None:
+                try:
+                    floor_validator = floor_schema_validator(jsonschema, floor_path, schema)
+                except (OSError, ValueError, jsonschema.exceptions.SchemaError) as e:
+                    print(f"check_report_schema: {floor_path} is not a readable JSON Schema: "
+                          f"{str(e).splitlines()[0][:200]}", file=sys.stderr)
+                    return 2
+            use = floor_validator
+        errors = sorted(use.iter_errors(doc), key=lambda e: list(e.absolute_path))
         for e in errors[:5]:
             where = "/".join(str(p) for p in e.absolute_path) or "(top level)"
             print(f"{f}: {where}: {e.message[:300]}")

@@ -52,4 +52,25 @@ with open(bad, "w") as f:
     json.dump(spoiled, f)
 code, out, err = run_script(SCRIPT, SCHEMA, packed, bad)
 check(code == 1 and "2 reports checked, 1 failed" in out, f"a spoiled report fails: {out} {err}")
+# A `floor` report: checked against floor-report-schema.json with the bench schema's device block,
+# so a spoiled pattern and a spoiled device block both fail, and a good one passes.
+FLOOR = os.path.join(SOURCE, "results", "h200", "wave31", "floor-shapes", "floor-copy.json")
+with open(FLOOR) as f:
+    floor = json.load(f)
+floor_dir = os.path.join(tmp, "floor")
+os.mkdir(floor_dir)
+for name, spoil in (("good", None),
+                    ("pattern", lambda d: d["patterns"][0].pop("gbps")),
+                    ("device", lambda d: d["device"].pop("copy_bandwidth_gbps")),
+                    ("extra", lambda d: d.update(cases=[]))):
+    doc = json.loads(json.dumps(floor))
+    if spoil:
+        spoil(doc)
+    with open(os.path.join(floor_dir, f"{name}.json"), "w") as f:
+        json.dump(doc, f)
+code, out, err = run_script(SCRIPT, SCHEMA, floor_dir)
+check(code == 1 and "4 reports checked, 3 failed" in out, f"floor reports: {out} {err}")
+for name in ("pattern", "device", "extra"):
+    check(f"{name}.json" in out, f"{name}.json named: {out}")
+check("good.json" not in out, f"the good floor report passes: {out}")
 print("check_report_schema_test: ok")

@@ -116,21 +116,27 @@ TEST(ReportChecks, ReportLevelFieldsAreChecked) {
 }
 
 // The plain reports under results/ and the packed ones the build unpacks (tests/CMakeLists.txt,
-// RKV_PACKED_REPORTS).
+// RKV_PACKED_REPORTS); `floor` reports, a kind of their own, are refused as such.
 TEST(ReportChecks, EveryCommittedReportReads) {
   namespace fs = std::filesystem;
-  int reports = 0;
+  int reports = 0, floor_reports = 0;
   for (const std::string& root : testing::committed_roots("results")) {
     for (const auto& e : fs::recursive_directory_iterator(root)) {
       if (!e.is_regular_file() || e.path().extension() != ".json") continue;
       std::ifstream f(e.path());
       const json j = json::parse(f, nullptr, false);
       if (!j.is_object() || !j.contains("schema_version")) continue;  // Google Benchmark's, gtest's
+      if (j.value("command", "") == "floor") {  // `floor`'s own kind, refused by name
+        ++floor_reports;
+        EXPECT_THROW((void)read_report(e.path().string()), ReportFormatError) << e.path();
+        continue;
+      }
       ++reports;
       EXPECT_NO_THROW((void)read_report(e.path().string())) << e.path();
     }
   }
   EXPECT_GE(reports, 50);
+  EXPECT_GE(floor_reports, 4);  // results/h100 and results/h200 wave31/floor-shapes/
 }
 
 }  // namespace

@@ -291,6 +291,12 @@ Report read_report(const std::string& path) {
     const nlohmann::json j = read_json_file(path);
     if (!j.is_object() || !j.contains("schema_version"))
       throw ReportFormatError(where + "no schema_version (not a rope-kv-bench report?)");
+    // `floor` writes its own kind of document (docs/report.md, "The floor report"): say so rather
+    // than name the first bench key it lacks.
+    if (const auto c = j.find("command"); c != j.end() && *c == "floor")
+      throw ReportFormatError(where +
+                              "a `floor` report, not a bench or validate report (its numbers "
+                              "are in its JSON; report, compare and history take bench reports)");
     return read_report_value(JsonField(j));
   } catch (const JsonError& e) {
     throw ReportFormatError(where + e.what());
