@@ -13,10 +13,10 @@ ln -sf w49.tar.xz dist/s81.tar.xz
 nvidia-smi --query-gpu=name --format=csv,noheader
 ADOPTED_STEPS="smoke" AB_ROUNDS=2 AB_MIN_GAIN=3 \
   AB_CASES=results/h200/wave32/calls/rounds-55c-56-cases.txt \
-  timeout 330 bash scripts/ab_call.sh dist/s81.tar.xz s81 c81
+  timeout 290 bash scripts/ab_call.sh dist/s81.tar.xz s81 c81
 echo "rounds 55b (pph) and 56 done ($SECONDS s)"
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-if [[ $card == *H200* ]] && ((SECONDS < 300)); then
+if [[ $card == *H200* ]] && ((SECONDS < 220)); then
   timeout 70 bash results/h200/wave32/calls/mla-ncu-h200.sh s81/rope-kv-bench "$OUT/c3-mla"
   tar -C "$OUT" -czf "$OUT/c3-mla.tar.gz" c3-mla && rm -rf "$OUT/c3-mla"
 fi
