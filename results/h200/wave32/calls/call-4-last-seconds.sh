@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Session 44, call 4, sized to the ~390 s of device time left (about 270 go to the start): one
-# short job by card. Carry ["dist/w50.tar.xz"]: s82/ = the base and exp-ppb of dist/s80.
+# short job by card. Carry ["dist/w50.tar.xz"]: s82/ = HEAD's base and exp-ppb, built by
+#   scripts/build_kernel_experiments.sh --dist dist/s82 --base \
+#     ppb=results/h200/experiments/patches/strided-pingpong-bounded.patch
+#   tar -C dist -cf - s82 | xz -T2 -9 > dist/w50.tar.xz
 # - an H200: the MLA profile (mla-ncu-h200.sh) on the base. $OUT/c4-mla.tar.gz
 # - another card: exploratory, not a decision (one round, no rule): exp-ppb, bf16 ping-pong at
 #   6 CTAs a SM, spill-free, against the base on four bf16 neox cases and a gpt-j canary
