@@ -70,6 +70,16 @@ cudaError_t dispatch_style(RopeStyle s, F&& f) {
   return f(std::false_type{});
 }
 
+// Whether a launch's neox units hold their cos/sin entries packed in the q/k dtype
+// (NeoxPackedCosSin, rope_kv_device.cuh): 16-bit q/k with the table in the same dtype. Every other
+// launch reads the table as before (fp32 or the q/k dtype, chosen per call inside the kernel).
+template <typename T, bool NEOX, typename F>
+cudaError_t dispatch_cos_sin_packing(bool table_fp32, F&& f) {
+  if constexpr (NEOX && sizeof(T) == 2)
+    if (!table_fp32) return f(std::true_type{});
+  return f(std::false_type{});
+}
+
 // Launches kernel<<<grid, block, 0, stream>>>(args...), with programmatic stream serialization
 // when `pdl` is set (RopeKvArgs::programmatic_dependent_launch), so that the kernel may start
 // before the previous one in the stream completes. Returns the launch error, if any.

@@ -229,13 +229,46 @@ __device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit_chunks(
   return out;
 }
 
+// A neox unit's cos and sin entries held as loaded, in the q/k dtype, each converted to float where
+// it is used: 8 registers for a 16-bit table of 8-element chunks where UnitCosSin holds 16, with
+// the same arithmetic, so the same bytes. Only the row-major flat kernel with a 16-bit cache holds
+// it (packs_flat in rope_kv_fused.cu: bf16 44 -> 38 registers; results/NOTES.md, round 58), and
+// only for a table in the q/k dtype (dispatch_cos_sin_packing, dispatch.cuh).
+template <typename T, int VEC>
+struct NeoxPackedCosSin {
+  Vec<T, VEC> c, s;
+};
+template <typename T, int VEC>
+__device__ __forceinline__ NeoxPackedCosSin<T, VEC> load_neox_packed_cos_sin(const void* cs_row,
+                                                                             int rot_dim, int w) {
+  const T* row = static_cast<const T*>(cs_row);
+  return {load_vec<T, VEC>(row + w * VEC), load_vec<T, VEC>(row + rot_dim / 2 + w * VEC)};
+}
+template <typename T, int VEC>
+__device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit_chunks(
+    const UnitChunks<T, VEC, true>& in, int off, int rot_dim, int w,
+    const NeoxPackedCosSin<T, VEC>& cs) {
+  RotatedChunks<T, VEC> out;
+#pragma unroll
+  for (int j = 0; j < VEC; ++j) {
+    float xo, yo;
+    rotate_pair(to_float(in.chunk[0].v[j]), to_float(in.chunk[1].v[j]), to_float(cs.c.v[j]),
+                to_float(cs.s.v[j]), xo, yo);
+    out.chunk[0].v[j] = from_float<T>(xo);
+    out.chunk[1].v[j] = from_float<T>(yo);
+  }
+  out.dim[0] = off + w * VEC;
+  out.dim[1] = out.dim[0] + rot_dim / 2;
+  out.count = 2;
+  return out;
+}
+
 // Rotates unit `w` of one head row with its cos/sin entries: its chunks loaded, then rotated.
-template <typename T, int VEC, bool NEOX>
+template <typename T, int VEC, bool NEOX, typename CosSin>
 __device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit(const T* row, int off, int rot_dim,
-                                                             int w,
-                                                             const UnitCosSin<VEC, NEOX>& cs) {
-  return rotate_unit_chunks<T, VEC, NEOX>(load_unit_chunks<T, VEC, NEOX>(row, off, rot_dim, w), off,
-                                          rot_dim, w, cs);
+                                                             int w, const CosSin& cs) {
+  return rotate_unit_chunks<T, VEC>(load_unit_chunks<T, VEC, NEOX>(row, off, rot_dim, w), off,
+                                    rot_dim, w, cs);
 }
 
 // ---- the row-warp layout (work_plan.h, RowWarpPlan): a neox row's chunks on consecutive lanes,

@@ -96,9 +96,30 @@ __device__ __forceinline__ void token_and_unit(const std::int64_t gid,
   }
 }
 
+// Rotation unit w of one head row (dims [off, off + rot_dim)): its cos/sin entries read, then the
+// wait for the previous grid, then its chunks loaded and rotated. PACKED: a neox unit of a table in
+// the q/k dtype holds its entries packed (NeoxPackedCosSin, rope_kv_device.cuh).
+template <typename T, int RV, bool NEOX, bool PACKED>
+__device__ __forceinline__ RotatedChunks<T, RV> read_wait_rotate(const RopeKvArgs& a,
+                                                                 const std::int64_t t, const T* row,
+                                                                 const int off, const int w) {
+  if constexpr (PACKED) {
+    const NeoxPackedCosSin<T, RV> cs =
+        load_neox_packed_cos_sin<T, RV>(cos_sin_row<T>(a, t), a.rot_dim, w);
+    wait_for_prerequisite_grid();
+    return rotate_unit<T, RV, true>(row, off, a.rot_dim, w, cs);
+  } else {
+    const UnitCosSin<RV, NEOX> cs =
+        load_unit_cos_sin<T, RV, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
+    wait_for_prerequisite_grid();
+    return rotate_unit<T, RV, NEOX>(row, off, a.rot_dim, w, cs);
+  }
+}
+
 // The work of unit u of token t (fused_unit's decoded index; a gap of the padded order never
 // reaches it).
-template <typename T, CacheDType C, int VEC, bool NEOX, bool ROLES, int COPY = 1, bool HALF = false>
+template <typename T, CacheDType C, int VEC, bool NEOX, bool ROLES, int COPY = 1, bool HALF = false,
+          bool PACKED = false>
 __device__ __forceinline__ void fused_unit_at(const RopeKvArgs& a, const WorkPlan& p,
                                               const RoleMajorSplit& split, const std::int64_t t,
                                               const int u) {
@@ -106,6 +127,8 @@ __device__ __forceinline__ void fused_unit_at(const RopeKvArgs& a, const WorkPla
   static_assert(
       !HALF || (ROLES && neox_half_units(NEOX ? RopeStyle::neox : RopeStyle::gptj, C, VEC)),
       "half units: neox, role-major, fp8 caches, 8 elements a chunk");
+  static_assert(!PACKED || (NEOX && !HALF && sizeof(T) == 2),
+                "packed cos/sin: neox units of whole chunks, 16-bit q/k");
   constexpr int RV = HALF ? VEC / 2 : VEC;  // elements per rotation chunk
   if (u < p.q_end) {
     // query: [T, Hq, Dq] -> query_out (or in place)
@@ -127,11 +150,8 @@ __device__ __forceinline__ void fused_unit_at(const RopeKvArgs& a, const WorkPla
                  : static_cast<T*>(a.query_out.data) + t * a.query_out.token_stride +
                        std::int64_t{h} * a.query_out.head_stride;
     if (ROLES ? u < split.q_rot_end : w < p.q_rot) {
-      const UnitCosSin<RV, NEOX> cs =
-          load_unit_cos_sin<T, RV, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
-      wait_for_prerequisite_grid();
       const RotatedChunks<T, RV> r =
-          rotate_unit<T, RV, NEOX>(src, a.q_rot_offset, a.rot_dim, w, cs);
+          read_wait_rotate<T, RV, NEOX, PACKED>(a, t, src, a.q_rot_offset, w);
 #pragma unroll
       for (int i = 0; i < (NEOX ? 2 : 1); ++i)
         store_vec<T, RV>(dst + r.dim[i], r.chunk[i]);
@@ -172,10 +192,7 @@ __device__ __forceinline__ void fused_unit_at(const RopeKvArgs& a, const WorkPla
     const float scale =
         C == CacheDType::auto_ || slot < 0 ? 1.f : a.k_scale[h * a.scale_head_stride];
     if (ROLES ? u < split.k_rot_end : w < p.k_rot) {
-      const UnitCosSin<RV, NEOX> cs =
-          load_unit_cos_sin<T, RV, NEOX>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
-      wait_for_prerequisite_grid();
-      const RotatedChunks<T, RV> r = rotate_unit<T, RV, NEOX>(row, 0, a.rot_dim, w, cs);
+      const RotatedChunks<T, RV> r = read_wait_rotate<T, RV, NEOX, PACKED>(a, t, row, 0, w);
 #pragma unroll
       for (int i = 0; i < (NEOX ? 2 : 1); ++i) {
         if (a.write_back_key) store_vec<T, RV>(row + r.dim[i], r.chunk[i]);
@@ -233,8 +250,10 @@ __device__ __forceinline__ void fused_unit_at(const RopeKvArgs& a, const WorkPla
 // kernel (a no-op unless launched with PDL), then reads q/k/v and writes. Every path waits, so
 // this grid never completes before the one it depends on. ROLES: the token's units are in
 // role-major order rather than row-major (work_plan.h, role_major_units). HALF: neox rotation
-// units of half a chunk (neox_half_units, work_plan.h), with a plan made for them.
-template <typename T, CacheDType C, int VEC, bool NEOX, bool ROLES, int COPY = 1, bool HALF = false>
+// units of half a chunk (neox_half_units, work_plan.h), with a plan made for them. PACKED: neox
+// units hold their cos/sin entries in the q/k dtype (a launch whose table is in that dtype).
+template <typename T, CacheDType C, int VEC, bool NEOX, bool ROLES, int COPY = 1, bool HALF = false,
+          bool PACKED = false>
 __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& p,
                                            const RoleMajorSplit& split,
                                            const std::int64_t total_units, const std::int64_t gid) {
@@ -265,7 +284,7 @@ __device__ __forceinline__ void fused_unit(const RopeKvArgs& a, const WorkPlan& 
     token_and_unit(gid, total_units, p.per_token, p.units_per_token, t, u);
   }
 
-  fused_unit_at<T, C, VEC, NEOX, ROLES, COPY, HALF>(a, p, split, t, u);
+  fused_unit_at<T, C, VEC, NEOX, ROLES, COPY, HALF, PACKED>(a, p, split, t, u);
 }
 
 // The work of lane `gid` in the row-warp layout (work_plan.h, RowWarpPlan), from the parameters of
@@ -469,9 +488,9 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_decode_roles_kernel(
 
 // ROTATE (strided only): on each pass the CTA's warps take its 128 units a warp further round, so
 // that no warp keeps the same slots of a token for the whole launch (strided_warps_pinned,
-// work_plan.h). The CTA's units of a pass are the same either way.
+// work_plan.h). The CTA's units of a pass are the same either way. PACKED: as fused_unit's.
 template <typename T, CacheDType C, int VEC, bool NEOX, bool STRIDE, bool ROLES,
-          bool ROTATE = false>
+          bool ROTATE = false, bool PACKED = false>
 __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a, const WorkPlan p,
                                                              const std::int64_t total_units,
                                                              const RoleMajorSplit split) {
@@ -491,15 +510,16 @@ __global__ void RKV_FUSED_LAUNCH_BOUNDS rope_kv_fused_kernel(const RopeKvArgs a,
     for (std::int64_t cta_first = std::int64_t{blockIdx.x} * kFusedThreads; cta_first < total_units;
          cta_first += stride) {
       const std::int64_t gid = cta_first + quarter * 32 + lane;
-      if (gid < total_units) fused_unit<T, C, VEC, NEOX, ROLES>(a, p, split, total_units, gid);
+      if (gid < total_units)
+        fused_unit<T, C, VEC, NEOX, ROLES, 1, false, PACKED>(a, p, split, total_units, gid);
       quarter = (quarter + 1) & (kWarps - 1);
     }
   } else if constexpr (STRIDE) {
     const std::int64_t stride = std::int64_t{gridDim.x} * kFusedThreads;
     for (std::int64_t gid = first; gid < total_units; gid += stride)
-      fused_unit<T, C, VEC, NEOX, ROLES>(a, p, split, total_units, gid);
+      fused_unit<T, C, VEC, NEOX, ROLES, 1, false, PACKED>(a, p, split, total_units, gid);
   } else if (first < total_units) {
-    fused_unit<T, C, VEC, NEOX, ROLES>(a, p, split, total_units, first);
+    fused_unit<T, C, VEC, NEOX, ROLES, 1, false, PACKED>(a, p, split, total_units, first);
   }
 }
 
@@ -607,7 +627,9 @@ int strided_ctas_per_sm(Kernel kernel) {
 // strided_warps_pinned; with a 16-bit cache also in phases, row-major only:
 // row_major_warps_mix_roles), the wide ones with 16-bit caches, and role-major order
 // for neox or fp8 caches (role_major_units; gpt-j's decode role warps excepted), and the token-warp
-// kernel (token_warp_pays: fp8 caches, and 16-bit caches with full rows).
+// kernel (token_warp_pays: fp8 caches, and 16-bit caches with full rows). The packed-cos/sin flat
+// kernel (packs_flat) is not asked: the flat grid needs no occupancy, so a launch's plan is the
+// same with the table packed or not.
 template <typename T, CacheDType C, int V, bool N>
 FusedOccupancy fused_occupancy() {
   static const FusedOccupancy per_sm = [] {
@@ -638,9 +660,19 @@ FusedOccupancy fused_occupancy() {
   return o;
 }
 
+// Whether a flat launch holds its neox units' cos/sin packed in the q/k dtype (P: dispatched for
+// 16-bit q/k with the table in that dtype, dispatch_cos_sin_packing): row-major with a 16-bit cache
+// only (round 58). The flat 40x8x80 bf16 launches gained 5.2-5.5 % with it at 16k-65k tokens (a
+// 44 -> 38 register kernel) on an H100; fp8's packed kernels lost up to 4 % and the strided grid
+// gained no more than 1.3 % (rounds 45 and 56), so every other kernel keeps the unpacked table.
+template <bool P, bool R, CacheDType C>
+constexpr bool packs_flat() {
+  return P && !R && C == CacheDType::auto_;
+}
+
 // Launches what plan_fused_launch chose (fused_launch.h). A kernel this instantiation lacks is
 // never chosen (fused_occupancy gives it no CTAs); asked for one anyway, it refuses.
-template <typename T, CacheDType C, int V, bool N>
+template <typename T, CacheDType C, int V, bool N, bool P>
 cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t stream) {
   const unsigned grid = static_cast<unsigned>(l.ctas);
   const bool pdl = a.programmatic_dependent_launch;
@@ -665,8 +697,8 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
         return launch_kernel(rope_kv_fused_wide_kernel<T, C, V, N, R>, grid, kFusedThreads, stream,
                              pdl, a, l.plan, l.threads, l.split);
     if (l.kernel == FusedKernel::flat)
-      return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, R>, grid, kFusedThreads, stream,
-                           pdl, a, l.plan, l.threads, l.split);
+      return launch_kernel(rope_kv_fused_kernel<T, C, V, N, false, R, false, packs_flat<P, R, C>()>,
+                           grid, kFusedThreads, stream, pdl, a, l.plan, l.threads, l.split);
     return cudaErrorInvalidConfiguration;
   };
   switch (l.kernel) {
@@ -737,15 +769,18 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
   return cudaErrorInvalidConfiguration;
 }
 
-// Calls f(type tag, cache, vec, neox), each a compile-time constant, for a's instantiation:
-// the one dispatch both entry points share (dispatch.cuh).
+// Calls f(type tag, cache, vec, neox, packed), each a compile-time constant, for a's
+// instantiation: the one dispatch both entry points share (dispatch.cuh).
 template <typename F>
 cudaError_t dispatch_fused(const RopeKvArgs& a, int vec, F&& f) {
   return dispatch_dtype(a.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return dispatch_cache(a.cache_dtype, [&](auto cache) {
       return dispatch_vec<T>(vec, [&](auto v) {
-        return dispatch_style(a.style, [&](auto neox) { return f(tag, cache, v, neox); });
+        return dispatch_style(a.style, [&](auto neox) {
+          return dispatch_cos_sin_packing<T, decltype(neox)::value>(
+              a.cos_sin_fp32, [&](auto packed) { return f(tag, cache, v, neox, packed); });
+        });
       });
     });
   });
@@ -759,13 +794,13 @@ cudaError_t rope_kv_fused(const RopeKvArgs& a, cudaStream_t stream) {
   if (a.num_tokens == 0) return cudaSuccess;
   const int vec = rope_kv_vector_elems(a);
   if (make_fused_plan(a, vec).units_per_token == 0) return cudaSuccess;
-  return dispatch_fused(a, vec, [&](auto tag, auto cache, auto v, auto neox) {
+  return dispatch_fused(a, vec, [&](auto tag, auto cache, auto v, auto neox, auto packed) {
     using T = typename decltype(tag)::type;
     constexpr CacheDType C = decltype(cache)::value;
     constexpr int V = decltype(v)::value;
-    constexpr bool N = decltype(neox)::value;
-    return launch_fused<T, C, V, N>(a, plan_fused_launch(a, vec, fused_occupancy<T, C, V, N>()),
-                                    stream);
+    constexpr bool N = decltype(neox)::value, P = decltype(packed)::value;
+    return launch_fused<T, C, V, N, P>(a, plan_fused_launch(a, vec, fused_occupancy<T, C, V, N>()),
+                                       stream);
   });
 }
 
@@ -775,7 +810,8 @@ cudaError_t rope_kv_fused_launch(const RopeKvArgs& a, RopeKvFusedLaunch* launch)
   *launch = RopeKvFusedLaunch{};
   const int vec = rope_kv_vector_elems(a);
   if (a.num_tokens == 0 || make_fused_plan(a, vec).units_per_token == 0) return cudaSuccess;
-  return dispatch_fused(a, vec, [&](auto tag, auto cache, auto v, auto neox) {
+  // The packing (the last tag) leaves the plan as it is: fused_occupancy.
+  return dispatch_fused(a, vec, [&](auto tag, auto cache, auto v, auto neox, auto) {
     using T = typename decltype(tag)::type;
     constexpr CacheDType C = decltype(cache)::value;
     constexpr int V = decltype(v)::value;

@@ -564,6 +564,26 @@ TEST(FusedLaunch, RowsThatSplitSectorsStayOnTheFlatGrid) {
   EXPECT_EQ(route(heads(40, 8, 80, 64, 65536)).kernel, FusedKernel::strided);  // 128 B: whole
 }
 
+// The launches GPU validation's packed_flat_cases() hold to (gpu_validation_test.cu): row-major
+// on the flat grid, the one kernel that holds a neox unit's cos/sin packed (packs_flat, round 58).
+// Were the plan to move them, the packed path would lose its validation cases.
+TEST(FusedLaunch, PackedCosSinValidationCasesAreRowMajorFlat) {
+  static unsigned char query_out[1];
+  RopeKvArgs separate = heads(32, 32, 128, 128, 128);
+  separate.query_out.data = query_out;
+  separate.write_back_key = false;
+  struct Want {
+    RopeKvArgs args;
+    int vec;  // 32x8x40: 20-element half rows take 4-element chunks
+  };
+  for (const Want& w : {Want{heads(40, 8, 80, 80, 2048), 8}, Want{heads(64, 8, 128, 128, 128), 8},
+                        Want{separate, 8}, Want{heads(32, 8, 40, 40, 2048), 4}}) {
+    const FusedLaunch l = plan_fused_launch(w.args, w.vec, h200());
+    EXPECT_EQ(l.kernel, FusedKernel::flat) << w.args.num_q_heads << "x" << w.args.q_head_size;
+    EXPECT_FALSE(l.roles) << w.args.num_q_heads << "x" << w.args.q_head_size;
+  }
+}
+
 TEST(FusedLaunch, UnknownOccupancyTakesNoShapeThatNeedsIt) {
   const FusedOccupancy none;  // the runtime could say nothing
   EXPECT_EQ(route(heads(32, 8, 128, 128, 1), none).kernel, FusedKernel::flat);

@@ -157,6 +157,28 @@ std::vector<RoutedCase> fp32_table_neox_cases() {
           {tweak(neox(bf16, C::fp8_e4m3, heads(32, 8, 128), 16384), 0, all), "strided", false}};
 }
 
+// Row-major flat neox launches with a 16-bit cache and the table in the q/k dtype, which hold a
+// unit's cos/sin packed in that dtype (packs_flat, round 58; the launch query test checks each
+// takes the flat grid in row-major order): 80-wide heads in both layouts and dtypes, padded
+// slots, one-slot blocks, hnd, cache-only keys and a separate query output at N = 128, and
+// 40-wide heads, whose 20-element half rows take 4-element chunks.
+std::vector<CaseSpec> packed_flat_cases() {
+  using C = CacheDType;
+  using R = RopeStyle;
+  std::vector<CaseSpec> v;
+  v.push_back(make_case(DType::bf16, C::auto_, heads(40, 8, 80), R::neox, "nhd", 2048));
+  v.back().slots = SlotMode::padded;
+  v.push_back(make_case(DType::fp16, C::auto_, heads(40, 8, 80), R::neox, "packed_nhd", 2048));
+  v.back().block_size = 1;
+  v.push_back(make_case(DType::bf16, C::auto_, heads(32, 32, 128), R::neox, "hnd", 128));
+  v.back().key_out = KeyOut::cache_only;
+  v.back().query_out = QueryOut::separate;
+  v.push_back(make_case(DType::fp16, C::auto_, heads(64, 8, 128), R::neox, "nhd", 128));
+  v.back().seed = 3;
+  v.push_back(make_case(DType::bf16, C::auto_, heads(32, 8, 40), R::neox, "nhd", 2048));
+  return v;
+}
+
 // Small cases that together cover every layout preset and two other orders, both styles, every
 // cache dtype and scale kind, every slot mode, both outputs options, both table dtypes, fp32,
 // MLA, head sizes 64/80/96/128/256, T = 1 and 300, and partial rotary (two access widths).
@@ -314,6 +336,9 @@ std::vector<CaseSpec> validation_cases() {
   // Neox unit kernels with an fp32 table beyond decode sizes, each kernel and order.
   for (const RoutedCase& r : fp32_table_neox_cases())
     v.push_back(r.spec);
+  // Row-major flat neox with the table packed in the q/k dtype (round 58).
+  for (const CaseSpec& s : packed_flat_cases())
+    v.push_back(s);
   // partial rotary: R/2 = 20 allows only 4 elements per access
   add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
       [](CaseSpec& s) { s.rot_dim = 40; });
@@ -647,6 +672,13 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
     ASSERT_EQ(rope_kv_fused_launch(dc.args(OutputSlot::a), &launch), cudaSuccess) << r.spec.id();
     EXPECT_STREQ(launch.kernel, r.kernel) << r.spec.id();
     EXPECT_EQ(launch.role_major, r.role_major) << r.spec.id();
+  }
+  for (const CaseSpec& s : packed_flat_cases()) {
+    DeviceCase dc(s);
+    RopeKvFusedLaunch launch;
+    ASSERT_EQ(rope_kv_fused_launch(dc.args(OutputSlot::a), &launch), cudaSuccess) << s.id();
+    EXPECT_STREQ(launch.kernel, "flat") << s.id();
+    EXPECT_FALSE(launch.role_major) << s.id();
   }
 }
 
