@@ -652,20 +652,18 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
     EXPECT_EQ(launch.compact, w.compact) << w.spec.id();
     EXPECT_GT(launch.ctas, 0) << w.spec.id();
   }
-  for (const CaseSpec& s : rotating_cases()) {
-    DeviceCase dc(s);
-    RopeKvFusedLaunch launch;
-    ASSERT_EQ(rope_kv_fused_launch(dc.args(OutputSlot::a), &launch), cudaSuccess) << s.id();
-    EXPECT_STREQ(launch.kernel, "strided_rotating") << s.id();
-    EXPECT_FALSE(launch.role_major) << s.id();
-  }
-  for (const CaseSpec& s : phased_cases()) {
-    DeviceCase dc(s);
-    RopeKvFusedLaunch launch;
-    ASSERT_EQ(rope_kv_fused_launch(dc.args(OutputSlot::a), &launch), cudaSuccess) << s.id();
-    EXPECT_STREQ(launch.kernel, "phased") << s.id();
-    EXPECT_FALSE(launch.role_major) << s.id();
-  }
+  // Each case of a list takes `kernel` in row-major order on the device.
+  const auto expect_row_major = [](const std::vector<CaseSpec>& cases, const char* kernel) {
+    for (const CaseSpec& s : cases) {
+      DeviceCase dc(s);
+      RopeKvFusedLaunch launch;
+      ASSERT_EQ(rope_kv_fused_launch(dc.args(OutputSlot::a), &launch), cudaSuccess) << s.id();
+      EXPECT_STREQ(launch.kernel, kernel) << s.id();
+      EXPECT_FALSE(launch.role_major) << s.id();
+    }
+  };
+  expect_row_major(rotating_cases(), "strided_rotating");
+  expect_row_major(phased_cases(), "phased");
   for (const RoutedCase& r : fp32_table_neox_cases()) {
     DeviceCase dc(r.spec);
     RopeKvFusedLaunch launch;
@@ -673,13 +671,7 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
     EXPECT_STREQ(launch.kernel, r.kernel) << r.spec.id();
     EXPECT_EQ(launch.role_major, r.role_major) << r.spec.id();
   }
-  for (const CaseSpec& s : packed_flat_cases()) {
-    DeviceCase dc(s);
-    RopeKvFusedLaunch launch;
-    ASSERT_EQ(rope_kv_fused_launch(dc.args(OutputSlot::a), &launch), cudaSuccess) << s.id();
-    EXPECT_STREQ(launch.kernel, "flat") << s.id();
-    EXPECT_FALSE(launch.role_major) << s.id();
-  }
+  expect_row_major(packed_flat_cases(), "flat");
 }
 
 TEST_F(GpuLauncher, NoTokensIsANoOp) {
