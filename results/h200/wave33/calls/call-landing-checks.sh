@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepared in session 45 for the next session (results/NOTES.md, "For session 46"): the checks
 # round 58's landing (39e07e4) still owes. Carry ["dist/w52.tar.xz", "dist/w53.tar.xz"]:
-#   s84/rope-kv-bench and s84t/rkv_tests of 39e07e4, stripped, built by `bash scripts/test.sh`,
+#   s84/rope-kv-bench and s84t/rkv_tests of b64d8b3 (kernels as 39e07e4), stripped, built by
+#   `bash scripts/test.sh`, then
 #   strip -o dist/s84/rope-kv-bench build/rope-kv-bench; strip -o dist/s84t/rkv_tests build/rkv_tests
 #   tar -C dist -cf - s84 | xz -9 > dist/w52.tar.xz; tar -C dist -cf - s84t | xz -9 > dist/w53.tar.xz
 # If both are over the call's size limit, carry w53 alone first, then w52: a carry left out skips
