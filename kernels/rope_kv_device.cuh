@@ -182,53 +182,6 @@ __device__ __forceinline__ UnitChunks<T, VEC, NEOX> load_unit_chunks(const T* ro
   return in;
 }
 
-// Rotates the loaded chunks of unit `w` (load_unit_chunks' arguments) with its cos/sin entries.
-template <typename T, int VEC, bool NEOX, bool kWords = false>
-__device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit_chunks(
-    const UnitChunks<T, VEC, NEOX>& in, int off, int rot_dim, int w,
-    const UnitCosSin<VEC, NEOX>& cs) {
-  RotatedChunks<T, VEC> out;
-  const int d = off + w * VEC;
-  if constexpr (NEOX) {
-#pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      float xo, yo;
-      rotate_pair(to_float(in.chunk[0].v[j]), to_float(in.chunk[1].v[j]), cs.c[j], cs.s[j], xo, yo);
-      out.chunk[0].v[j] = from_float<T>(xo);
-      out.chunk[1].v[j] = from_float<T>(yo);
-    }
-    out.dim[0] = d;
-    out.dim[1] = d + rot_dim / 2;
-    out.count = 2;
-  } else if constexpr (reads_words<T, VEC, kWords>()) {
-    float x[VEC];
-    bf16_chunk_floats<VEC>(in.chunk[0], x);
-#pragma unroll
-    for (int j = 0; j < VEC / 2; ++j) {
-      float xo, yo;
-      rotate_pair(x[2 * j], x[2 * j + 1], cs.c[j], cs.s[j], xo, yo);
-      out.chunk[0].v[2 * j] = from_float<T>(xo);
-      out.chunk[0].v[2 * j + 1] = from_float<T>(yo);
-    }
-    out.dim[0] = d;
-    out.dim[1] = 0;
-    out.count = 1;
-  } else {
-#pragma unroll
-    for (int j = 0; j < VEC / 2; ++j) {
-      float xo, yo;
-      rotate_pair(to_float(in.chunk[0].v[2 * j]), to_float(in.chunk[0].v[2 * j + 1]), cs.c[j],
-                  cs.s[j], xo, yo);
-      out.chunk[0].v[2 * j] = from_float<T>(xo);
-      out.chunk[0].v[2 * j + 1] = from_float<T>(yo);
-    }
-    out.dim[0] = d;
-    out.dim[1] = 0;
-    out.count = 1;
-  }
-  return out;
-}
-
 // A neox unit's cos and sin entries held as loaded, in the q/k dtype, each converted to float where
 // it is used: 8 registers for a 16-bit table of 8-element chunks where UnitCosSin holds 16, with
 // the same arithmetic, so the same bytes. Only the row-major flat kernel with a 16-bit cache holds
@@ -244,16 +197,35 @@ __device__ __forceinline__ NeoxPackedCosSin<T, VEC> load_neox_packed_cos_sin(con
   const T* row = static_cast<const T*>(cs_row);
   return {load_vec<T, VEC>(row + w * VEC), load_vec<T, VEC>(row + rot_dim / 2 + w * VEC)};
 }
+
+// Entry j of a neox unit's cos and sin, as float, from either holding.
+template <int VEC>
+__device__ __forceinline__ float cos_entry(const UnitCosSin<VEC, true>& cs, int j) {
+  return cs.c[j];
+}
+template <int VEC>
+__device__ __forceinline__ float sin_entry(const UnitCosSin<VEC, true>& cs, int j) {
+  return cs.s[j];
+}
 template <typename T, int VEC>
-__device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit_chunks(
-    const UnitChunks<T, VEC, true>& in, int off, int rot_dim, int w,
-    const NeoxPackedCosSin<T, VEC>& cs) {
+__device__ __forceinline__ float cos_entry(const NeoxPackedCosSin<T, VEC>& cs, int j) {
+  return to_float(cs.c.v[j]);
+}
+template <typename T, int VEC>
+__device__ __forceinline__ float sin_entry(const NeoxPackedCosSin<T, VEC>& cs, int j) {
+  return to_float(cs.s.v[j]);
+}
+
+// Rotates a neox unit's two loaded chunks (element j with element j half a row on).
+template <typename T, int VEC, typename CosSin>
+__device__ __forceinline__ RotatedChunks<T, VEC> rotate_neox_chunks(
+    const UnitChunks<T, VEC, true>& in, int off, int rot_dim, int w, const CosSin& cs) {
   RotatedChunks<T, VEC> out;
 #pragma unroll
   for (int j = 0; j < VEC; ++j) {
     float xo, yo;
-    rotate_pair(to_float(in.chunk[0].v[j]), to_float(in.chunk[1].v[j]), to_float(cs.c.v[j]),
-                to_float(cs.s.v[j]), xo, yo);
+    rotate_pair(to_float(in.chunk[0].v[j]), to_float(in.chunk[1].v[j]), cos_entry(cs, j),
+                sin_entry(cs, j), xo, yo);
     out.chunk[0].v[j] = from_float<T>(xo);
     out.chunk[1].v[j] = from_float<T>(yo);
   }
@@ -261,6 +233,54 @@ __device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit_chunks(
   out.dim[1] = out.dim[0] + rot_dim / 2;
   out.count = 2;
   return out;
+}
+
+// Rotates the loaded chunks of unit `w` (load_unit_chunks' arguments) with its cos/sin entries.
+template <typename T, int VEC, bool NEOX, bool kWords = false>
+__device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit_chunks(
+    const UnitChunks<T, VEC, NEOX>& in, int off, int rot_dim, int w,
+    const UnitCosSin<VEC, NEOX>& cs) {
+  if constexpr (NEOX) {
+    return rotate_neox_chunks<T, VEC>(in, off, rot_dim, w, cs);
+  } else {
+    RotatedChunks<T, VEC> out;
+    const int d = off + w * VEC;
+    if constexpr (reads_words<T, VEC, kWords>()) {
+      float x[VEC];
+      bf16_chunk_floats<VEC>(in.chunk[0], x);
+#pragma unroll
+      for (int j = 0; j < VEC / 2; ++j) {
+        float xo, yo;
+        rotate_pair(x[2 * j], x[2 * j + 1], cs.c[j], cs.s[j], xo, yo);
+        out.chunk[0].v[2 * j] = from_float<T>(xo);
+        out.chunk[0].v[2 * j + 1] = from_float<T>(yo);
+      }
+      out.dim[0] = d;
+      out.dim[1] = 0;
+      out.count = 1;
+    } else {
+#pragma unroll
+      for (int j = 0; j < VEC / 2; ++j) {
+        float xo, yo;
+        rotate_pair(to_float(in.chunk[0].v[2 * j]), to_float(in.chunk[0].v[2 * j + 1]), cs.c[j],
+                    cs.s[j], xo, yo);
+        out.chunk[0].v[2 * j] = from_float<T>(xo);
+        out.chunk[0].v[2 * j + 1] = from_float<T>(yo);
+      }
+      out.dim[0] = d;
+      out.dim[1] = 0;
+      out.count = 1;
+    }
+    return out;
+  }
+}
+
+// The same for a neox unit holding its entries packed.
+template <typename T, int VEC>
+__device__ __forceinline__ RotatedChunks<T, VEC> rotate_unit_chunks(
+    const UnitChunks<T, VEC, true>& in, int off, int rot_dim, int w,
+    const NeoxPackedCosSin<T, VEC>& cs) {
+  return rotate_neox_chunks<T, VEC>(in, off, rot_dim, w, cs);
 }
 
 // Rotates unit `w` of one head row with its cos/sin entries: its chunks loaded, then rotated.
