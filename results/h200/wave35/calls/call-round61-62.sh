@@ -6,7 +6,7 @@
 #     wp=results/h200/experiments/patches/wide-packed-cos-sin.patch
 #   scripts/build_kernel_experiments.sh --dist dist/s85 \
 #     whp=results/h200/experiments/patches/wide-half-packed.patch
-#   tar -C dist -cf - s85/rope-kv-bench s85/exp-wp s85/exp-whp | xz -T2 -3 > dist/w57.tar.xz
+#   tar -C dist -cf - s85/rope-kv-bench s85/exp-wp s85/exp-whp | xz -T2 -9 > dist/w57.tar.xz  # -9: its dictionary spans the three
 # H200 only: on another card it says so and stops (exit 3). Two rounds, then the matrix and the
 # sanitizer on the adopted build ($OUT/ab.tar.gz), whp preferred where both pass.
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
