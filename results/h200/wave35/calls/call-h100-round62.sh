@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Session 47, after four failed H200 starts: an H100 runs round 62's landing GPU tests and its A/B
+# (base and whp only; results/NOTES.md, "Round 62 on an H100"). Carry ["dist/w58.tar.xz",
+# "dist/w59.tar.xz"]: s86t/rkv_tests (the landing's test binary, stripped) and s85's base + exp-whp
+# (tar ... s85/rope-kv-bench s85/exp-whp | xz -T2 -9).
+echo "card: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+tar -xJf dist/w58.tar.xz && chmod +x s86t/rkv_tests && mkdir -p "$OUT/gpu-tests"
+timeout 240 s86t/rkv_tests --gtest_filter='Gpu*:*/Gpu*:Pdl*' \
+  --gtest_output="json:$OUT/gpu-tests/gpu-tests.json" >"$OUT/gpu-tests/gpu-tests.txt" 2>&1
+echo "gpu tests: exit $? ($SECONDS s)"; tail -3 "$OUT/gpu-tests/gpu-tests.txt"
+tar -C "$OUT" -czf "$OUT/gpu-tests.tar.gz" gpu-tests && rm -rf "${OUT:?}/gpu-tests"
+ADOPTED_STEPS="matrix sanitize" AB_ROUNDS=2 AB_MIN_GAIN=3 \
+  AB_CASES=results/h200/wave35/calls/wide-half-cases.txt bash scripts/ab_call.sh dist/w59.tar.xz s85 ab
+echo "ab done ($SECONDS s)"
