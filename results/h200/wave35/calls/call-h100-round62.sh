@@ -5,6 +5,13 @@
 # (tar ... s85/rope-kv-bench s85/exp-whp | xz -T2 -9).
 echo "card: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
 tar -xJf dist/w58.tar.xz && chmod +x s86t/rkv_tests && mkdir -p "$OUT/gpu-tests"
+# The test binary reads the tree at its build path (RKV_SOURCE_DIR, /tmp/land62) and the packed
+# reports unpacked under build/unpacked (tests/CMakeLists.txt's list): both made here. Without
+# them it stops at start-up (session 47's first H100 call: results/h100/wave35/round62-ab/).
+[[ -e /tmp/land62 ]] || ln -s "$PWD" /tmp/land62
+for f in $(sed -n '/set(RKV_PACKED_REPORTS/,/)/p' tests/CMakeLists.txt | grep -o 'results/[^ )]*\.gz'); do
+  mkdir -p "build/unpacked/$(dirname "$f")" && gzip -dc "$f" >"build/unpacked/${f%.gz}"
+done
 timeout 240 s86t/rkv_tests --gtest_filter='Gpu*:*/Gpu*:Pdl*' \
   --gtest_output="json:$OUT/gpu-tests/gpu-tests.json" >"$OUT/gpu-tests/gpu-tests.txt" 2>&1
 echo "gpu tests: exit $? ($SECONDS s)"; tail -3 "$OUT/gpu-tests/gpu-tests.txt"
