@@ -7,16 +7,17 @@
 #   DIST/PREFIXNAME/subset.txt      PATCH's judged cases (X.subset.txt beside X.patch), if any
 # The base of the A/B is DIST/rope-kv-bench itself (the normal build of HEAD, stripped like the
 # experiments); --base builds it too, from the same pinned revision. The binaries link the CUDA
-# runtime statically: the folder can be carried to a GPU box (tar -cJf; 64 MiB a device call).
+# runtime statically: the folder can be carried to a GPU box (tar -cJf; 64 MB a device call).
 #   scripts/build_kernel_experiments.sh [--dist DIR] [--prefix P] [--base] NAME=PATCH|-DVAR=VALUE|HEAD[,...] ...
 #   e.g. scripts/build_kernel_experiments.sh \
 #          wide=results/h200/experiments/patches/wide-copies-copy-heavy.patch lb10=-DRKV_FUSED_MIN_CTAS=10
 # Before an A/B, check that the kernels the experiment should leave alone are SASS-identical
 # (cuobjdump -sass of both binaries; results/NOTES.md, round 7). Exit 4 with one line on a bad
-# argument, a patch that is missing or does not apply; 1 when a build fails.
+# argument, a patch that is missing or does not apply, a subset the planner refuses
+# (scripts/check_case_lists.sh); 1 when a build fails.
 set -euo pipefail
 usage() {
-  sed -n '2,16s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,17s/^# \{0,1\}//p' "$0" >&2
   exit 4
 }
 repo=$(git rev-parse --show-toplevel)
@@ -98,12 +99,15 @@ for spec in "${specs[@]}"; do
   fi
   mkdir -p "$dest"
   cp "$tree/build/rope-kv-bench" "$dest/rope-kv-bench"
-  # Without its symbol tables (11 % smaller packed): builds travel inside a device call's 64 MiB.
+  # Without its symbol tables (11 % smaller packed): builds travel inside a device call's 64 MB.
   strip "$dest/rope-kv-bench"
   # The patch's judged cases travel with its build (scripts/device_run.sh ab decides with them).
   [[ $name == :base ]] || rm -f "$dest/subset.txt"
   if [[ $patch == *.patch && -f ${patch%.patch}.subset.txt ]]; then
     cp "${patch%.patch}.subset.txt" "$dest/subset.txt"
+    # A subset the planner refuses would stop the device call at its first step: refuse it here.
+    bash "$repo/scripts/check_case_lists.sh" "$dest/rope-kv-bench" "$dest/subset.txt" >/dev/null ||
+      { bash "$repo/scripts/check_case_lists.sh" "$dest/rope-kv-bench" "$dest/subset.txt" >&2; exit 4; }
   fi
   if [[ $what == HEAD ]]; then what="(unmodified)"; else what="+ $what"; fi
   echo "$dest/rope-kv-bench: $rev $what"
