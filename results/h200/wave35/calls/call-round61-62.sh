@@ -16,6 +16,6 @@ echo "card: $card"
 # ANY_CARD=1 runs it on whatever card came (an H100 after failed H200 starts: NOTES says which).
 [[ $card == *H200* || ${ANY_CARD:-0} == 1 ]] ||
   { echo "not an H200: round 61/62 are judged on the H200 only"; exit 3; }
-ADOPTED_STEPS="matrix sanitize" AB_ROUNDS=2 AB_MIN_GAIN=3 AB_PREFER="whp wp" \
+ADOPTED_STEPS="matrix sanitize" AB_ROUNDS=2 AB_MIN_GAIN=3 AB_PREFER="exp-whp exp-wp" \
   AB_CASES=results/h200/wave35/calls/wide-half-cases.txt \
   bash scripts/ab_call.sh dist/w57.tar.xz s85 ab
