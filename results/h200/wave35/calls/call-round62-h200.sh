@@ -11,17 +11,20 @@
 #    and the sanitizer on the adopted build, exp-whl preferred ($OUT/ab.tar.gz).
 # 2. Where exp-whl is adopted: the never-slower survey's 48 mla:16 cases with it
 #    ($OUT/ns-mla16.tar.gz), recounted against session 46's survey (check_never_slower.py --newer).
+# QUICK=1: the A/B alone (the adopted build's steps and the survey left for a later call).
 # H200 only: on another card it says so and stops (exit 3); ANY_CARD=1 runs it anyway.
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "card: $card"
 [[ $card == *H200* || ${ANY_CARD:-0} == 1 ]] ||
   { echo "not an H200: round 62 is judged on the H200"; exit 3; }
-ADOPTED_STEPS="matrix sanitize" AB_ROUNDS=2 AB_MIN_GAIN=3 AB_PREFER="exp-whl exp-wp" \
+steps="matrix sanitize"
+[[ ${QUICK:-0} == 1 ]] && steps=info
+ADOPTED_STEPS=$steps AB_ROUNDS=2 AB_MIN_GAIN=3 AB_PREFER="exp-whl exp-wp" \
   AB_CASES=results/h200/wave35/calls/wide-half-cases.txt \
   bash scripts/ab_call.sh dist/w60.tar.xz s86 ab
 adopted=$(tar -xzf "$OUT/ab.tar.gz" -O ab/adopted.txt 2>/dev/null)
 echo "adopted: ${adopted:-unknown} ($SECONDS s)"
-[[ $adopted == exp-whl ]] || exit 0
+[[ $adopted == exp-whl && ${QUICK:-0} != 1 ]] || exit 0
 mkdir -p "$OUT/ns-mla16"
 timeout 240 s86/exp-whl/rope-kv-bench bench --config configs/never-slower.json --heads mla:16 \
   --json "$OUT/ns-mla16/ns-mla16.json" >"$OUT/ns-mla16/ns-mla16.txt" 2>&1
