@@ -106,8 +106,10 @@ for spec in "${specs[@]}"; do
   if [[ $patch == *.patch && -f ${patch%.patch}.subset.txt ]]; then
     cp "${patch%.patch}.subset.txt" "$dest/subset.txt"
     # A subset the planner refuses would stop the device call at its first step: refuse it here.
-    bash "$repo/scripts/check_case_lists.sh" "$dest/rope-kv-bench" "$dest/subset.txt" >/dev/null ||
-      { bash "$repo/scripts/check_case_lists.sh" "$dest/rope-kv-bench" "$dest/subset.txt" >&2; exit 4; }
+    if ! refusal=$(bash "$repo/scripts/check_case_lists.sh" "$dest/rope-kv-bench" "$dest/subset.txt"); then
+      echo "build_kernel_experiments: $name: $refusal" >&2
+      exit 4
+    fi
   fi
   if [[ $what == HEAD ]]; then what="(unmodified)"; else what="+ $what"; fi
   echo "$dest/rope-kv-bench: $rev $what"
