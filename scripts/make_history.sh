@@ -27,22 +27,23 @@ trap 'rm -rf "$tmp" "${unpacked[@]}"' EXIT
 # runs (the stride-resonance fix), wave6's three (the input refresh); the validate-only matrices, the 864-case never-slower surveys
 # and wave4 (an experiment build whose revision was lost) stay out (size: a trend page, not an
 # archive).
-# A `*.json*` pattern takes a report whether it is plain or gzipped (decode.json.gz, prefill.json.gz,
-# gtest.json.gz, wave2's runs 2 and 3 and wave3's reports were gzipped for size) in the same name
-# order; the validate-only matrix in results/h200 (validate-full-matrix.json.gz) stays out.
+# A `*.json*` pattern takes a report whether it is plain, gzipped or xz-packed (decode.json.gz,
+# prefill.json.gz, gtest.json.gz, wave2's runs 2 and 3 and wave3's reports were gzipped for size,
+# wave2's noise.json.xz packed tighter in session 48) in the same name order; the validate-only
+# matrix in results/h200 (validate-full-matrix.json.gz) stays out.
 for f in "$out"/experiments/v1-*.json* "$out"/experiments/v4-*.json* "$out"/experiments/v5-*.json \
   "$out"/*.json* "$out"/house/seed-table.json* "$out"/wave2/seed-table-run*.json* \
-  "$out"/wave2/noise.json.gz "$out"/wave3/seed-table-fresh*.json* "$out"/wave3/pdl/pdl.json* \
+  "$out"/wave2/noise.json.xz "$out"/wave3/seed-table-fresh*.json* "$out"/wave3/pdl/pdl.json* \
   "$out"/wave5/seed-table-fresh*.json* "$out"/wave6/seed/seed-table-fresh*.json.gz; do
   [[ -f $f ]] || continue
   [[ $f == "$out"/validate-* ]] && continue
-  if [[ $f == *.gz ]]; then
-    # Kept gzipped for size (a device call copies the whole tree); `history add` reads plain JSON
-    # and records the path it was given, so it gets the file unpacked beside its .gz, under the
-    # name it had before it was packed, removed again on exit.
-    plain=${f%.gz}
+  if [[ $f == *.gz || $f == *.xz ]]; then
+    # Kept packed for size (a device call copies the whole tree); `history add` reads plain JSON
+    # and records the path it was given, so it gets the file unpacked beside its .gz or .xz, under
+    # the name it had before it was packed, removed again on exit.
+    plain=${f%.?z}
     [[ -e $plain ]] && { echo "make_history: both $f and $plain exist; remove one" >&2; exit 4; }
-    gzip -dc "$f" >"$plain"
+    if [[ $f == *.gz ]]; then gzip -dc "$f" >"$plain"; else xz -dc "$f" >"$plain"; fi
     unpacked+=("$plain")
     f=$plain
   fi
