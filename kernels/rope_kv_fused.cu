@@ -754,12 +754,14 @@ cudaError_t launch_fused(const RopeKvArgs& a, const FusedLaunch& l, cudaStream_t
                                kFusedThreads, stream, pdl, a, l.plan, l.threads, l.split);
       break;
     case FusedKernel::token_warp:
+      // Full rows of neox with the table in the q/k dtype hold it packed (round 63); the grid is
+      // one warp a token either way, and the route is the unpacked kernel's (fused_occupancy).
       if constexpr (C != CacheDType::auto_)  // a 16-bit cache: full rows only (token_warp_pays)
         if (l.plan.k_pass > 0)
           return launch_kernel(rope_kv_fused_token_warp_kernel<T, C, V, N, true>, grid,
                                kFusedThreads, stream, pdl, a, l.plan);
-      return launch_kernel(rope_kv_fused_token_warp_kernel<T, C, V, N>, grid, kFusedThreads, stream,
-                           pdl, a, l.plan);
+      return launch_kernel(rope_kv_fused_token_warp_kernel<T, C, V, N, false, P>, grid,
+                           kFusedThreads, stream, pdl, a, l.plan);
     case FusedKernel::wide:
     case FusedKernel::flat_wide:
     case FusedKernel::strided:

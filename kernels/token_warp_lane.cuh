@@ -32,6 +32,12 @@ namespace rkv::detail {
 // on an H200: what decides these launches is bytes in flight a SM).
 constexpr int kNeoxMinCtas = 5;
 
+// The packed neox full-row kernel's bound (round 63): 70-72 registers, no spill, 7 CTAs a SM where
+// the float table's 79-80 allow 6. Packing alone saves only 3-5 registers (75-77: still 6 CTAs);
+// the bound is what moves the CTAs. On an H100 it made the e4m3/e5m2 mla:16 neox launches at
+// 16k-65k tokens 3.4-6.7 % faster (results/NOTES.md, round 63).
+constexpr int kNeoxPackedMinCtas = 7;
+
 // q units (one from each of that many rows) and latent chunks a lane loads before it stores.
 constexpr int kRowsAStep = 2;
 
@@ -159,7 +165,10 @@ __device__ __forceinline__ void token_warp_lane(const RopeKvArgs& a, const WorkP
 // a shuffle: the loads and registers of gpt-j's lane (a unit of two chunks a lane, two rows a
 // step, needed 143 registers and ran 5-21 % slower; round 28). Each lane computes the formula of
 // its half (x' = x c - y s, y' = y c + x s), as rotate_pair does for both.
-template <typename T, CacheDType C, int VEC, bool KPASS>
+// PACKED (16-bit q/k with the table in that dtype, dispatch_cos_sin_packing): the lane's cos/sin
+// entries held as loaded (NeoxPackedCosSin, 8 registers for 8-element chunks where floats take
+// 16) and widened where the rotation uses them (round 63).
+template <typename T, CacheDType C, int VEC, bool KPASS, bool PACKED>
 __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const WorkPlan& p,
                                                      const std::int64_t t, const int lane) {
   // 2 q_rot is a power of two at most 32 (token_warp_layout): a warp covers 32 / (2 q_rot) rows.
@@ -172,8 +181,12 @@ __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const 
   const int first_row = lane >> row_shift, rows_a_step = 32 >> row_shift;
   const int dim = w * VEC + (first_half ? 0 : a.rot_dim / 2);
 
-  const UnitCosSin<VEC, true> cs =
-      load_unit_cos_sin<T, VEC, true>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
+  const auto cs = [&] {
+    if constexpr (PACKED)
+      return load_neox_packed_cos_sin<T, VEC>(cos_sin_row<T>(a, t), a.rot_dim, w);
+    else
+      return load_unit_cos_sin<T, VEC, true>(cos_sin_row<T>(a, t), a.cos_sin_fp32, a.rot_dim, w);
+  }();
   const TokenRows<T, C> rows = token_rows<T, C>(a, p, t);
   const auto [slot, k_scale, v_scale, k_entry, v_entry, q_src, q_dst, q_src_head, q_dst_head, k_row,
               v_row] = rows;
@@ -187,8 +200,9 @@ __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const 
     Vec<T, VEC> out;
     // x' = x c - y s in the first half, y' = y c + x s in the second.
     const auto rotated = [&](float mine, float theirs, int j) {
-      return from_float<T>(first_half ? __fmaf_rn(mine, cs.c[j], -__fmul_rn(theirs, cs.s[j]))
-                                      : __fmaf_rn(mine, cs.c[j], __fmul_rn(theirs, cs.s[j])));
+      const float c = cos_entry(cs, j), sn = sin_entry(cs, j);
+      return from_float<T>(first_half ? __fmaf_rn(mine, c, -__fmul_rn(theirs, sn))
+                                      : __fmaf_rn(mine, c, __fmul_rn(theirs, sn)));
     };
     if constexpr (reads_words<T, VEC, true>()) {
       float mine[VEC], theirs[VEC];
@@ -264,8 +278,11 @@ __device__ __forceinline__ void token_warp_lane_neox(const RopeKvArgs& a, const 
 // rows' kernels keep their registers. Gpt-j's is bounded to 6 CTAs a SM (80 registers, no spill;
 // 85 unbounded); neox's takes 92-94 under its bound of 5 (at 6 it would spill). With a 16-bit
 // cache (full rows only) gpt-j takes 75 registers and neox, bounded to 6 CTAs a SM, 79-80.
-template <typename T, CacheDType C, int VEC, bool NEOX, bool KPASS = false>
-__global__ void __launch_bounds__(kFusedThreads, NEOX ? (C == CacheDType::auto_ ? 6 : kNeoxMinCtas)
+// PACKED: neox full rows with the table in the 16-bit q/k dtype, bounded to 7 (kNeoxPackedMinCtas).
+template <typename T, CacheDType C, int VEC, bool NEOX, bool KPASS = false, bool PACKED = false>
+__global__ void __launch_bounds__(kFusedThreads, NEOX    ? (PACKED ? kNeoxPackedMinCtas
+                                                            : C == CacheDType::auto_ ? 6
+                                                                                     : kNeoxMinCtas)
                                                  : KPASS ? 6
                                                          : RKV_TOKEN_WARP_MIN_CTAS)
     rope_kv_fused_token_warp_kernel(const RopeKvArgs a, const WorkPlan p) {
@@ -274,8 +291,10 @@ __global__ void __launch_bounds__(kFusedThreads, NEOX ? (C == CacheDType::auto_ 
   const std::int64_t t = (std::int64_t{blockIdx.x} * kFusedThreads + threadIdx.x) / 32;
   // Every lane of a warp has the same token (a warp's tokens are all in or all out of range).
   if (t >= a.num_tokens) return;
+  static_assert(!PACKED || (NEOX && !KPASS && sizeof(T) == 2),
+                "packed cos/sin: 16-bit neox full rows only");
   if constexpr (NEOX)
-    token_warp_lane_neox<T, C, VEC, KPASS>(a, p, t, static_cast<int>(threadIdx.x % 32));
+    token_warp_lane_neox<T, C, VEC, KPASS, PACKED>(a, p, t, static_cast<int>(threadIdx.x % 32));
   else
     token_warp_lane<T, C, VEC, NEOX, KPASS>(a, p, t, static_cast<int>(threadIdx.x % 32));
 }

@@ -584,6 +584,21 @@ TEST(FusedLaunch, PackedCosSinValidationCasesAreRowMajorFlat) {
   }
 }
 
+// The launches GPU validation's packed_token_warp_cases() hold to: mla:16 neox full rows on the
+// token warp, whose neox kernel with a 16-bit table holds it packed (round 63). The route reads
+// the unpacked kernel's occupancy, so these are the token-warp routes they always were; were the
+// plan to move them, the packed kernel would lose its validation cases.
+TEST(FusedLaunch, PackedTokenWarpValidationCasesTakeTheTokenWarp) {
+  for (const RopeKvArgs& a :
+       {mla(16, 64, 6001, CacheDType::fp8_e4m3), mla(16, 64, 4099, CacheDType::fp8_e5m2),
+        mla(16, 64, 8192, CacheDType::fp8_e4m3), mla(16, 64, 2048)}) {
+    const FusedLaunch l = route(a);
+    EXPECT_EQ(l.kernel, FusedKernel::token_warp) << a.num_tokens;
+    EXPECT_FALSE(l.roles) << a.num_tokens;
+    EXPECT_EQ(l.ctas, (a.num_tokens + 3) / 4) << a.num_tokens;  // one warp a token
+  }
+}
+
 TEST(FusedLaunch, UnknownOccupancyTakesNoShapeThatNeedsIt) {
   const FusedOccupancy none;  // the runtime could say nothing
   EXPECT_EQ(route(heads(32, 8, 128, 128, 1), none).kernel, FusedKernel::flat);

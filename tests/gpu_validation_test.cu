@@ -179,6 +179,30 @@ std::vector<CaseSpec> packed_flat_cases() {
   return v;
 }
 
+// Neox full-row token-warp launches with the table in the 16-bit q/k dtype, which hold a lane's
+// cos/sin packed and run bounded to 7 CTAs a SM (round 63; the launch query test checks each takes
+// the token warp): both dtypes, all three cache dtypes, padded slots, one-slot blocks, cache-only
+// keys and a separate query output. Their fp32-table twins keep the float table (the matrix's
+// `cs=fp32` cases).
+std::vector<CaseSpec> packed_token_warp_cases() {
+  using C = CacheDType;
+  using R = RopeStyle;
+  std::vector<CaseSpec> v;
+  v.push_back(make_case(DType::bf16, C::fp8_e4m3, mla(16), R::neox, "nhd", 6001));
+  v.back().slots = SlotMode::padded;
+  v.push_back(make_case(DType::fp16, C::fp8_e5m2, mla(16), R::neox, "nhd", 4099));
+  v.back().block_size = 1;
+  v.back().key_out = KeyOut::cache_only;
+  v.push_back(make_case(DType::fp16, C::fp8_e4m3, mla(16), R::neox, "nhd", 8192));
+  v.back().query_out = QueryOut::separate;
+  v.back().seed = 3;
+  v.push_back(make_case(DType::bf16, C::auto_, mla(16), R::neox, "nhd", 2048));
+  v.back().slots = SlotMode::padded;
+  v.push_back(make_case(DType::fp16, C::auto_, mla(16), R::neox, "nhd", 2048));
+  v.back().query_out = QueryOut::separate;
+  return v;
+}
+
 // Small cases that together cover every layout preset and two other orders, both styles, every
 // cache dtype and scale kind, every slot mode, both outputs options, both table dtypes, fp32,
 // MLA, head sizes 64/80/96/128/256, T = 1 and 300, and partial rotary (two access widths).
@@ -338,6 +362,9 @@ std::vector<CaseSpec> validation_cases() {
     v.push_back(r.spec);
   // Row-major flat neox with the table packed in the q/k dtype (round 58).
   for (const CaseSpec& s : packed_flat_cases())
+    v.push_back(s);
+  // The neox full-row token warp with the table packed in the q/k dtype (round 63).
+  for (const CaseSpec& s : packed_token_warp_cases())
     v.push_back(s);
   // partial rotary: R/2 = 20 allows only 4 elements per access
   add(make_case(bf16, C::fp8_e4m3, heads(8, 2, 80), R::neox, "nhd", 64),
@@ -672,6 +699,7 @@ TEST_F(GpuLauncher, TheLaunchQuerySaysWhichParametersTheKernelReads) {
     EXPECT_EQ(launch.role_major, r.role_major) << r.spec.id();
   }
   expect_row_major(packed_flat_cases(), "flat");
+  expect_row_major(packed_token_warp_cases(), "token_warp");
 }
 
 TEST_F(GpuLauncher, NoTokensIsANoOp) {
