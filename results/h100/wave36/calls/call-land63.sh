@@ -1,17 +1,12 @@
 #!/usr/bin/env bash
 # Session 48: round 63's landing on any card (results/NOTES.md, round 63). Carry
-# ["dist/w62.tar.xz", "dist/w60.tar.xz"]: s88/rkv_tests and s88/rope-kv-bench, the landing's
-# test and bench binaries (stripped; built in /work/main, tar -C dist ... | xz -T2 -9).
-# - On an H200: round 62's call first (results/h200/wave35/calls/call-round62-h200.sh, w60);
-#   the landing's checks then run in the next call on the warm machine.
-# - Elsewhere: every GPU test of the landing's test binary ($OUT/gpu-tests.tar.gz), then the
-#   never-slower survey's mla:16 neox full-rotary cases with its bench binary, checked on their
-#   own (check_never_slower.py; $OUT/ns-mla16-neox.tar.gz).
-card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-echo "card: $card"
-if [[ $card == *H200* && ${LANDING_ONLY:-0} != 1 ]]; then
-  exec bash results/h200/wave35/calls/call-round62-h200.sh
-fi
+# ["dist/w62.tar.xz"]: s88/rkv_tests and s88/rope-kv-bench, the landing's test and bench binaries
+# (stripped; built in /work/main at e9d87bd, tar -C dist ... | xz -T2 -9). Every GPU test of the
+# landing's test binary ($OUT/gpu-tests.tar.gz), then the never-slower survey's mla:16 neox
+# full-rotary cases with its bench binary, checked on their own (check_never_slower.py;
+# $OUT/ns-mla16-neox.tar.gz). On an H200, round 62's call follows on the warm machine (w60 does
+# not fit beside w62 under the 64 MB a call carries).
+echo "card: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
 tar -xJf dist/w62.tar.xz || { echo "cannot unpack dist/w62.tar.xz"; exit 4; }
 # The test binary reads the tree at its build path (RKV_SOURCE_DIR, /work/main) and the packed
 # reports unpacked under build/unpacked (tests/CMakeLists.txt's list): both made here.
