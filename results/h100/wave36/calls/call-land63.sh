@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 48: round 63's landing on any card (results/NOTES.md, round 63). Carry
 # ["dist/w62.tar.xz"]: s88/rkv_tests and s88/rope-kv-bench, the landing's test and bench binaries
-# (stripped; built in /work/main at e9d87bd, tar -C dist ... | xz -T2 -9). Every GPU test of the
+# (stripped; built in /work/main at the landing's commit, tar -C dist ... | xz -T2 -9). Every GPU test of the
 # landing's test binary ($OUT/gpu-tests.tar.gz), then the never-slower survey's mla:16 neox
 # full-rotary cases with its bench binary, checked on their own (check_never_slower.py;
 # $OUT/ns-mla16-neox.tar.gz). On an H200, round 62's call follows on the warm machine (w60 does
