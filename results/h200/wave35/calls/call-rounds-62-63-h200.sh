@@ -5,7 +5,7 @@
 # exp-tw63 is dist/s88's bench binary (588bc7d: round 63 landed) with round 63's subset;
 #   tar -C dist -cf - s90 | xz -T2 -9 > dist/w65.tar.xz
 # Each build is judged on its own subset (wide-half-landing / token-warp-packed), both lists and
-# the canaries timed together (rounds-62-63-cases.txt, 19 cases). The A/B alone: an adoption of
+# the canaries timed together (rounds-62-63-cases.txt, 21 cases). The A/B alone: an adoption of
 # exp-whl on the H200 lands round 62 next, with its matrix and sanitizer in a later call; exp-tw63
 # gives round 63's H200 numbers (it is landed already, on the H100's verdict).
 # H200 only: on another card it says so and stops (exit 3).
