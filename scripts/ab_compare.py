@@ -229,7 +229,8 @@ def main():
         sum(math.log(b[k][0]) for b in bases) / len(bases)))
     rule = "none asked" if args.no_gain_asked else f"rule: >= {args.min_gain:g} % faster"
     print(f"judged geometric mean: {abs(gain):.2f} % {'faster' if gain >= 0 else 'slower'} "
-          f"({rule}); worst case {worst[0]} ({worst[1]})")
+          f"({rule}); worst case {worst[0]} ({worst[1]}), of all {len(keys)} cases, canaries "
+          "included")
     too_little = not args.no_gain_asked and gain < args.min_gain
     if slower or too_little:
         why = []
