@@ -35,20 +35,21 @@ bool fp8_neox_too_short(const RopeKvArgs& a, bool roles, std::int64_t resident,
 }
 
 // Launches long enough to run the strided grid in 16 waves (plan_fused_launch's in_waves, which
-// says why): a thread of one wave of 9 CTAs a SM would run >= 200 units, or >= 100 in role-major
-// order or where q head rows are not whole 128-byte lines (40x8x80's 160 bytes; fitted on that
-// shape, the only one of the survey: its gpt-j launches at 65k were 2.8-8.6 % faster in waves,
-// session 22, round 10, where the other row-major shapes of the 100-200 band split, -1.8 to
-// +2.1 %). Counted per SM, at the 9 CTAs a SM of the neox kernels the thresholds were fitted on,
-// whatever the kernel's own occupancy: the cost of one wave is the slow SMs' finish, which scales
-// with an SM's work, not a thread's. Counted per thread, kernels of more CTAs a SM (gpt-j's 16)
-// had to be 16/9 times longer to count; per SM, the gpt-j launches at 65k and fp8 16x2x256 neox
-// rot = 128 at 65k run in waves, 0.8-5.6 % faster (round 47, an H100).
-bool long_launch(const RopeKvArgs& a, bool roles, int sms, std::int64_t threads) {
+// says why): a thread of one wave of 9 CTAs a SM would run >= 100 units. Session 20 fitted 200
+// for row-major launches of whole-line rows, where its 100-200 band split by shape (16x2x256 full
+// rotary 2 % slower in waves), and 100 in role-major order and for rows that straddle 128-byte
+// lines (40x8x80 gpt-j at 65k 2.8-8.6 % faster in waves; session 22, round 10). On the kernels
+// since rewritten, row-major launches of that band gain too (round 65, an H100: the 24 moved
+// launches of its A/B 3.4 % faster in geometric mean, each level or up to 6.1 % faster): 32x8x128
+// neox at 65k (193 units) and 32x32x128 at 16k (110-165), fp8 MHA among them, which leaves the
+// flat two-chunk grid there. Counted per SM, at the 9 CTAs a SM of the neox kernels the threshold
+// was fitted on, whatever the kernel's own occupancy: the cost of one wave is the slow SMs' finish,
+// which scales with an SM's work, not a thread's (round 47, an H100: the gpt-j launches at 65k
+// and fp8 16x2x256 neox rot = 128 at 65k 0.8-5.6 % faster in waves).
+bool long_launch(int sms, std::int64_t threads) {
   constexpr std::int64_t kFittedCtasPerSm = 9;
-  const bool rows_straddle_lines = std::int64_t{a.q_head_size} * dtype_bytes(a.dtype) % 128 != 0;
-  const std::int64_t long_units_per_thread = roles || rows_straddle_lines ? 100 : 200;
-  return sms > 0 && threads >= sms * kFittedCtasPerSm * kFusedThreads * long_units_per_thread;
+  constexpr std::int64_t kLongUnitsPerThread = 100;
+  return sms > 0 && threads >= sms * kFittedCtasPerSm * kFusedThreads * kLongUnitsPerThread;
 }
 
 // An fp8 cache on an MHA shape: as many kv heads as q heads, not MLA.
@@ -202,7 +203,7 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   // launches of 32x8x128, 64x8x128 and 40x8x80 at 65k tokens: 4.1-12.4 % faster, session 22,
   // round 8; the flat grid's CTAs of one unit a thread cost more there than the waves' finish).
   const bool strided_grid = a.cache_dtype == CacheDType::auto_ || fp8_strided_pays(a, roles) ||
-                            long_launch(a, roles, o.sms, threads);
+                            long_launch(o.sms, threads);
   const std::int64_t resident = strided_grid ? one_wave : 0;
   // Rows whose sectors the strided grid's drifting CTAs would share out of step stay on the flat
   // grid: neox half rows of 80-wide heads, and rotation windows that end inside a sector, either
@@ -258,17 +259,11 @@ FusedLaunch plan_fused_launch(const RopeKvArgs& a, int vec, const FusedOccupancy
   // work, the SMs do not move bytes equally fast, and the fast ones then sit idle while the slow
   // finish (ncu: 8-11 % of a 65k launch; the flat grid 1 %). In waves, an SM that finishes early
   // takes more CTAs. Only where a thread of one wave (at 9 CTAs a SM: long_launch) would run
-  // >= 200 units (32x32x128 and 64x8x128 at 65k tokens: 1.7-9.3 % faster, session 20's A/B,
-  // rounds 1-3): below 100 the shorter CTAs cost more than the finish (2-12 % slower at 16k), and
-  // between 100 and 200 the outcome splits by shape (rot = 64 5-7 % faster, 16x2x256 full rotary
-  // 2 % slower).
-  // Role-major launches (rows that mix rotation and pass-through units) count as long from 100
-  // units: in that band they were 5-6 % faster in waves (40x8x80 and 32x8x128 neox rot = 64),
-  // while the row-major ones split (16x2x256 full rotary +2 %; 40x8x80 gpt-j, whose rows straddle
-  // 128-byte lines, -3 to -7 %: long_launch).
+  // >= 100 units: below that the shorter CTAs cost more than the finish (2-12 % slower at 16k,
+  // session 20's A/B, rounds 1-3).
   const auto in_waves = [&](std::int64_t wave, std::int64_t units, std::int64_t unit_threads) {
     constexpr std::int64_t kWaves = 16;
-    if (!long_launch(a, roles, o.sms, unit_threads)) return wave;
+    if (!long_launch(o.sms, unit_threads)) return wave;
     return std::min(strided_grid_ctas(wave * kWaves, units, kFusedThreads), ctas_for(unit_threads));
   };
 

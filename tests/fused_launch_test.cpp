@@ -358,23 +358,27 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
             FusedKernel::flat_wide);
   // Fp8 neox row-major GQA launches with q rows of >= 4096 elements: the strided grid where a
   // thread of one wave runs >= 32 units (16k: 48), the flat one below (2048: 6) and for shorter q
-  // rows (28 x 128 = 3584).
+  // rows (28 x 128 = 3584) short of a long launch (16k: 34 units; at 65k 138: long, below).
   l = route(heads(32, 8, 128, 128, 16384, RopeStyle::neox, CacheDType::fp8_e4m3));
   EXPECT_EQ(l.kernel, FusedKernel::strided);
   EXPECT_FALSE(l.roles);
   EXPECT_GE(l.threads, l.ctas * kFusedThreads * 32);
   EXPECT_EQ(route(heads(32, 8, 128, 128, 2048, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat);
-  EXPECT_EQ(route(heads(28, 4, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
+  EXPECT_EQ(route(heads(28, 4, 128, 128, 16384, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat);
-  EXPECT_EQ(route(heads(32, 32, 128, 128, 16384, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
+  EXPECT_EQ(route(heads(32, 32, 128, 128, 8192, RopeStyle::neox, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat_wide);
-  // Long launches take the strided grid in 16 waves whatever the shape: MHA at 65k (>= 200 units
-  // a thread of one wave), role-major from 100 (32x8x128 rot = 64: 136 units); MHA in role-major
-  // order excepted (Fp8MhaLaunchesOnTheFlatGridMoveTwoChunksACopyUnit).
+  // Long launches take the strided grid in 16 waves whatever the shape, from 100 units a thread
+  // of one wave: MHA at 16k (neox 110, gpt-j 165) and 65k, 28x4x128 at 65k (138), role-major
+  // 32x8x128 rot = 64 (136); MHA in role-major order excepted
+  // (Fp8MhaLaunchesOnTheFlatGridMoveTwoChunksACopyUnit).
   for (const RopeKvArgs& a :
        {heads(32, 32, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3),
         heads(32, 32, 128, 128, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3),
+        heads(32, 32, 128, 128, 16384, RopeStyle::neox, CacheDType::fp8_e4m3),
+        heads(32, 32, 128, 128, 16384, RopeStyle::gptj, CacheDType::fp8_e4m3),
+        heads(28, 4, 128, 128, 65536, RopeStyle::neox, CacheDType::fp8_e4m3),
         heads(32, 8, 128, 64, 65536, RopeStyle::neox, CacheDType::fp8_e4m3)}) {
     l = route(a);
     const FusedOccupancy o = h200_fp8(a.style);
@@ -401,8 +405,8 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
   static char mla16_out[1];
   mla16.query_out.data = mla16_out;
   EXPECT_EQ(route(mla16).kernel, FusedKernel::flat);
-  EXPECT_EQ(route(heads(32, 32, 128, 128, 16384, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
-            FusedKernel::flat_wide);  // MHA: two chunks a copy unit (below)
+  EXPECT_EQ(route(heads(32, 32, 128, 128, 8192, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
+            FusedKernel::flat_wide);  // MHA short of a long launch: two chunks a copy unit (below)
   EXPECT_EQ(route(heads(8, 1, 64, 64, 65536, RopeStyle::gptj, CacheDType::fp8_e4m3)).kernel,
             FusedKernel::flat);
   // 16-bit caches: the strided grid of the resident CTAs, role-major where rows mix roles; at
@@ -434,11 +438,12 @@ TEST(FusedLaunch, PrefillRoutesOfThePartialRotaryShapes) {
 }
 
 TEST(FusedLaunch, Fp8MhaLaunchesOnTheFlatGridMoveTwoChunksACopyUnit) {
-  // MHA (kv heads = q heads) with an fp8 cache, wherever the flat grid is taken: the two-chunk
-  // plan (half the v units), one unit a thread, in either unit order.
+  // MHA (kv heads = q heads) with an fp8 cache, wherever the flat grid is taken (below a long
+  // launch: 8192 tokens, 55-83 units a thread of one wave): the two-chunk plan (half the v units),
+  // one unit a thread, in either unit order.
   for (RopeStyle style : {RopeStyle::neox, RopeStyle::gptj}) {
     for (int rot : {128, 64}) {
-      for (std::int64_t n : {std::int64_t{2048}, std::int64_t{16384}}) {
+      for (std::int64_t n : {std::int64_t{2048}, std::int64_t{8192}}) {
         const RopeKvArgs a = heads(32, 32, 128, rot, n, style, CacheDType::fp8_e4m3);
         const FusedLaunch l = route(a);
         const WorkPlan one_chunk = make_fused_plan(a, 8);
@@ -497,33 +502,65 @@ TEST(FusedLaunch, Fp8MhaLaunchesOnTheFlatGridMoveTwoChunksACopyUnit) {
   FusedOccupancy none = h200_fp8(RopeStyle::neox);
   none.flat_wide[0] = none.flat_wide[1] = 0;
   EXPECT_EQ(
-      route(heads(32, 32, 128, 128, 16384, RopeStyle::neox, CacheDType::fp8_e4m3), none).kernel,
+      route(heads(32, 32, 128, 128, 8192, RopeStyle::neox, CacheDType::fp8_e4m3), none).kernel,
       FusedKernel::flat);
 }
 
-TEST(FusedLaunch, RowsThatStraddleLinesAreLongFromAHundredUnits) {
-  // The thresholds count units a thread of 9 CTAs a SM, whatever the kernel's own occupancy (the
-  // gpt-j strided kernel's 16 on the H200). At 32k tokens 40x8x80's 560 units a token give such
-  // a thread 120 units, 28x4x128's 576 give 124: only the former's 160-byte rows straddle
-  // 128-byte lines, so it runs 16 waves and the latter one. At 65k (241 and 248) both run waves.
+TEST(FusedLaunch, LaunchesAreLongFromAHundredUnitsAThread) {
+  // The threshold counts units a thread of 9 CTAs a SM (132 x 9 x 128 = 152064 threads),
+  // whatever the kernel's own occupancy (the gpt-j strided kernel's 16 on the H200), in either
+  // unit order and for any row width (round 65; 200 before for row-major whole-line rows).
+  // 32x32x128 neox has 1024 units a token: 14850 tokens are exactly 100 units a thread, 14849 one
+  // token fewer.
+  const std::int64_t fitted_threads = 132 * 9 * kFusedThreads;
+  for (CacheDType cache : {CacheDType::auto_, CacheDType::fp8_e4m3}) {
+    FusedLaunch l = route(heads(32, 32, 128, 128, 14850, RopeStyle::neox, cache));
+    ASSERT_EQ(l.kernel, FusedKernel::strided);
+    EXPECT_EQ(l.threads, 100 * fitted_threads);
+    EXPECT_GT(l.ctas, 15 * 132 * 9);
+    // One token fewer: a 16-bit cache runs one wave of the strided grid, fp8 (MHA, not long)
+    // the flat two-chunk grid.
+    l = route(heads(32, 32, 128, 128, 14849, RopeStyle::neox, cache));
+    EXPECT_LT(l.threads, 100 * fitted_threads);
+    if (cache == CacheDType::auto_) {
+      EXPECT_EQ(l.kernel, FusedKernel::strided);
+      EXPECT_EQ(l.ctas, strided_grid_ctas(132 * 9, l.plan.units_per_token, kFusedThreads));
+    } else {
+      EXPECT_EQ(l.kernel, FusedKernel::flat_wide);
+    }
+  }
+  // Row-major launches of whole-line rows in the 100-200 band: 32x8x128 neox at 65k (193 units)
+  // and 32x32x128 gpt-j at 16k (165) run in waves; at 16k 32x8x128 (48) runs one.
+  FusedLaunch l = route(heads(32, 8, 128, 128, 65536));
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+  EXPECT_FALSE(l.roles);
+  EXPECT_GT(l.ctas, 15 * 132 * 9);
+  l = route(heads(32, 32, 128, 128, 16384, RopeStyle::gptj));
+  EXPECT_FALSE(l.roles);
+  EXPECT_GT(l.ctas, 15 * 132 * 9);
+  l = route(heads(32, 8, 128, 128, 16384));
+  EXPECT_EQ(l.kernel, FusedKernel::strided);
+  EXPECT_EQ(l.ctas, strided_grid_ctas(132 * 9, l.plan.units_per_token, kFusedThreads));
+  // Kernels of 16 CTAs a SM count at 9: at 32k tokens 40x8x80's 560 units a token give a fitted
+  // thread 120 units and 28x4x128's 576 give 124, so both run 16 waves of their own grid.
   FusedOccupancy o = h200();
   o.strided[0] = o.wide[0] = 16;
   for (CacheDType cache : {CacheDType::auto_, CacheDType::fp8_e4m3}) {
-    FusedLaunch l = route(heads(40, 8, 80, 80, 32768, RopeStyle::gptj, cache), o);
-    ASSERT_EQ(l.kernel, FusedKernel::strided);
-    const std::int64_t fitted_wave =
-        strided_grid_ctas(132 * 9, l.plan.units_per_token, kFusedThreads);
-    EXPECT_LT(l.threads, fitted_wave * kFusedThreads * 200);
-    EXPECT_GT(l.ctas, 15 * strided_grid_ctas(132 * 16, l.plan.units_per_token, kFusedThreads));
-    l = route(heads(28, 4, 128, 128, 32768, RopeStyle::gptj, cache), o);
+    for (const RopeKvArgs& a : {heads(40, 8, 80, 80, 32768, RopeStyle::gptj, cache),
+                                heads(28, 4, 128, 128, 32768, RopeStyle::gptj, cache)}) {
+      l = route(a, o);
+      ASSERT_EQ(l.kernel, FusedKernel::strided) << a.num_q_heads;
+      EXPECT_LT(l.threads, 200 * fitted_threads) << a.num_q_heads;
+      EXPECT_GT(l.ctas, 15 * strided_grid_ctas(132 * 16, l.plan.units_per_token, kFusedThreads))
+          << a.num_q_heads;
+    }
+    // At 16k tokens (60 and 62 units) one wave.
+    l = route(heads(28, 4, 128, 128, 16384, RopeStyle::gptj, cache), o);
     ASSERT_EQ(l.kernel, FusedKernel::strided);
     EXPECT_EQ(l.ctas, strided_grid_ctas(132 * 16, l.plan.units_per_token, kFusedThreads));
-    l = route(heads(28, 4, 128, 128, 65536, RopeStyle::gptj, cache), o);
-    ASSERT_EQ(l.kernel, FusedKernel::strided);
-    EXPECT_GT(l.ctas, 15 * strided_grid_ctas(132 * 16, l.plan.units_per_token, kFusedThreads));
   }
   // rot = 64: k rows mix rotation and pass-through units, still row-major for gpt-j.
-  const FusedLaunch l = route(heads(40, 8, 80, 64, 65536, RopeStyle::gptj), o);
+  l = route(heads(40, 8, 80, 64, 65536, RopeStyle::gptj), o);
   EXPECT_EQ(l.kernel, FusedKernel::strided);
   EXPECT_FALSE(l.roles);
   EXPECT_GT(l.ctas, 15 * 132 * 15);
@@ -537,7 +574,7 @@ TEST(FusedLaunch, WavesNeverPassTheFlatGrid) {
     ASSERT_EQ(l.kernel, FusedKernel::strided) << n;
     EXPECT_LE(l.ctas, (l.threads + kFusedThreads - 1) / kFusedThreads) << n;
     const std::int64_t one_wave = strided_grid_ctas(132 * 9, l.plan.units_per_token, kFusedThreads);
-    const bool long_launch = l.threads >= one_wave * kFusedThreads * 200;
+    const bool long_launch = l.threads >= one_wave * kFusedThreads * 100;
     EXPECT_EQ(l.ctas > one_wave, long_launch) << n;
     EXPECT_EQ(long_launch, n >= 65536) << n;
   }
