@@ -15,7 +15,8 @@ echo "card: $card"
 if [[ $card == *H200* ]]; then
   exec bash results/h100/wave37/calls/call-s50-2.sh
 fi
-ADOPTED_STEPS="matrix sanitize" AB_ROUNDS=2 AB_MIN_GAIN=2 AB_PREFER="exp-ll50 exp-ll64" \
+# S50_AB_ROUNDS / S50_ADOPTED_STEPS cut it to what a short budget allows (one round; the matrix only).
+ADOPTED_STEPS=${S50_ADOPTED_STEPS:-matrix sanitize} AB_ROUNDS=${S50_AB_ROUNDS:-2} AB_MIN_GAIN=2 AB_PREFER="exp-ll50 exp-ll64" \
   AB_CASES=results/h100/wave37/calls/long-launch-66-cases.txt \
   bash scripts/ab_call.sh dist/w70.tar.xz s95 ab
 echo "adopted: $(tar -xzf "$OUT/ab.tar.gz" -O ab/adopted.txt 2>/dev/null || echo unknown) ($SECONDS s)"
