@@ -32,9 +32,10 @@ def is_other_tool_output(doc):
 
 def floor_schema_validator(jsonschema, path, report_schema):
     """The floor schema with the bench schema's $defs in place of its own open placeholders
-    (device, run): whatever those blocks refer to comes along."""
+    (device, run): whatever those blocks refer to comes along; the floor schema's own
+    definitions (copy_kernel) stay."""
     floor = json.loads(path.read_text())
-    floor["$defs"] = dict(report_schema["$defs"])
+    floor["$defs"] = {**floor.get("$defs", {}), **report_schema["$defs"]}
     jsonschema.Draft202012Validator.check_schema(floor)
     return jsonschema.Draft202012Validator(floor)
 

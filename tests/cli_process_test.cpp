@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -97,6 +98,15 @@ TEST(CliProcess, GpuFloorPrintsItsTableAndWritesItsReport) {
   EXPECT_EQ(report.at("patterns").at(0).at("pattern"), "128/384");
   EXPECT_EQ(report.at("patterns").at(1).at("pattern"), "64/64");
   EXPECT_EQ(report.at("moved_mib"), 8);
+  // Out of place, every copy kernel times each pattern, and the pattern's rate is the fastest's.
+  for (const nlohmann::json& p : report.at("patterns")) {
+    ASSERT_EQ(p.at("copies").size(), 4u);
+    double fastest = p.at("copies").at(0).at("median_us").get<double>();
+    for (const nlohmann::json& c : p.at("copies"))
+      fastest = std::min(fastest, c.at("median_us").get<double>());
+    EXPECT_DOUBLE_EQ(p.at("median_us").get<double>(), fastest);
+  }
+  EXPECT_NE(r.out.find("memcpy2d"), std::string::npos) << r.out;
 }
 
 // bench --samples keeps where each pass's buffers lay: every buffer of both output slots and the

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli_words.h"
+#include "floor/copy_kernel.h"
 #include "floor/copy_pattern.h"
 #include "floor/floor_report.h"
 #include "floor/floor_request.h"
@@ -115,6 +116,17 @@ TEST(FloorCli, BadValuesAreOneLineUsageErrors) {
   }
 }
 
+CopyTiming copy_timing(CopyKernel k, std::vector<double> runs, double median, double gbps) {
+  CopyTiming c;
+  c.kernel = k;
+  c.runs_us = std::move(runs);
+  c.median_us = median;
+  c.gbps = gbps;
+  return c;
+}
+
+// A sparse pattern where the second kernel is fastest, and an in-place-like one that memcpy2d
+// did not time.
 FloorReport measured_report() {
   FloorReport r;
   r.tool_version = "0.0.0";
@@ -128,17 +140,32 @@ FloorReport measured_report() {
   sparse.pattern = {128, 384};
   sparse.rows = 1000;
   sparse.bytes_moved = 256000;
-  sparse.runs_us = {0.2, 0.1, 0.3};
-  sparse.median_us = 0.2;
-  sparse.gbps = 1280;
-  r.patterns = {sparse};
+  sparse.copies = {copy_timing(CopyKernel::tile4, {0.3, 0.25, 0.4}, 0.3, 853.3),
+                   copy_timing(CopyKernel::tile8, {0.2, 0.1, 0.3}, 0.2, 1280),
+                   copy_timing(CopyKernel::grid_stride, {0.21, 0.22, 0.23}, 0.22, 1163.6),
+                   copy_timing(CopyKernel::memcpy2d, {0.5, 0.5, 0.5}, 0.5, 512)};
+  PatternTiming whole;
+  whole.pattern = {384, 384};
+  whole.rows = 100;
+  whole.bytes_moved = 76800;
+  whole.copies = {copy_timing(CopyKernel::tile4, {0.03}, 0.03, 2560),
+                  copy_timing(CopyKernel::tile8, {0.04}, 0.04, 1920),
+                  copy_timing(CopyKernel::grid_stride, {0.05}, 0.05, 1536)};
+  r.patterns = {sparse, whole};
   return r;
 }
 
-TEST(FloorReport, TheJsonHoldsProvenanceAndEveryRun) {
+TEST(FloorReport, ThePatternsRateIsItsFastestCopy) {
+  const FloorReport r = measured_report();
+  EXPECT_EQ(r.patterns[0].best().kernel, CopyKernel::tile8);
+  EXPECT_EQ(r.patterns[1].best().kernel, CopyKernel::tile4);
+}
+
+TEST(FloorReport, TheJsonHoldsProvenanceAndEveryRunOfEveryCopy) {
   const nlohmann::json j = nlohmann::json::parse(floor_report_json(measured_report()));
   EXPECT_EQ(j.at("command"), "floor");
   EXPECT_EQ(j.at("schema_version"), kFloorSchemaVersion);
+  EXPECT_EQ(j.at("schema_version"), 2);
   EXPECT_EQ(j.at("git_revision"), "abc1234");
   EXPECT_EQ(j.at("device").at("name"), "Test GPU");
   EXPECT_EQ(j.at("device").at("copy_bandwidth_gbps"), 3000);
@@ -152,17 +179,55 @@ TEST(FloorReport, TheJsonHoldsProvenanceAndEveryRun) {
   EXPECT_EQ(p.at("row_bytes"), 384);
   EXPECT_EQ(p.at("rows"), 1000);
   EXPECT_EQ(p.at("bytes_moved"), 256000);
+  // The pattern's own keys are its fastest copy's.
+  EXPECT_EQ(p.at("copy"), "tile8");
   EXPECT_EQ(p.at("runs_us"), nlohmann::json({0.2, 0.1, 0.3}));
+  EXPECT_DOUBLE_EQ(p.at("median_us").get<double>(), 0.2);
   EXPECT_DOUBLE_EQ(p.at("gbps").get<double>(), 1280);
   EXPECT_NEAR(p.at("pct_of_copy_bandwidth").get<double>(), 100.0 * 1280 / 3000, 1e-9);
+  const nlohmann::json& copies = p.at("copies");
+  ASSERT_EQ(copies.size(), 4u);
+  const std::vector<std::string> names{"tile4", "tile8", "grid_stride", "memcpy2d"};
+  for (std::size_t k = 0; k < names.size(); ++k)
+    EXPECT_EQ(copies.at(k).at("copy"), names[k]);
+  EXPECT_EQ(copies.at(3).at("runs_us"), nlohmann::json({0.5, 0.5, 0.5}));
+  EXPECT_NEAR(copies.at(3).at("pct_of_copy_bandwidth").get<double>(), 100.0 * 512 / 3000, 1e-9);
+  EXPECT_EQ(j.at("patterns").at(1).at("copies").size(), 3u);
+  EXPECT_EQ(j.at("patterns").at(1).at("copy"), "tile4");
 }
 
-TEST(FloorReport, TheTableGivesEachPatternsShareOfTheCopy) {
+TEST(FloorReport, TheTableGivesEachPatternsShareOfTheCopyAndEachKernels) {
   const std::string text = floor_table_text(measured_report());
   EXPECT_NE(text.find("Test GPU (132 SMs): contiguous copy 3000 GB/s"), std::string::npos) << text;
-  EXPECT_NE(text.find("128/384"), std::string::npos) << text;
-  EXPECT_NE(text.find("1280"), std::string::npos) << text;
-  EXPECT_NE(text.find("42.7"), std::string::npos) << text;  // 1280 / 3000
+  const auto line = [&](const std::string& pattern) {
+    const std::size_t at = text.find(pattern + " ");
+    EXPECT_NE(at, std::string::npos) << text;
+    return text.substr(at, text.find('\n', at) - at);
+  };
+  // 128/384: tile8 fastest at 1280 GB/s (42.7 %); the kernels 28.4, 42.7, 38.8, 17.1 %.
+  const std::string sparse = line("128/384");
+  EXPECT_NE(sparse.find("1280"), std::string::npos) << sparse;
+  EXPECT_NE(sparse.find("42.7        tile8        28.4        42.7        38.8        17.1"),
+            std::string::npos)
+      << sparse;
+  // 384/384: memcpy2d was not timed.
+  const std::string whole = line("384/384");
+  EXPECT_NE(whole.find("tile4        85.3        64.0        51.2           -"), std::string::npos)
+      << whole;
+}
+
+TEST(CopyKernels, EachHasANameAndMemcpy2dOnlyCopiesOutOfPlace) {
+  const std::vector<CopyKernel> all = all_copy_kernels();
+  ASSERT_EQ(all.size(), 4u);
+  std::vector<std::string> names;
+  for (CopyKernel k : all)
+    names.push_back(copy_kernel_name(k));
+  EXPECT_EQ(names, (std::vector<std::string>{"tile4", "tile8", "grid_stride", "memcpy2d"}));
+  for (CopyKernel k : all) {
+    EXPECT_TRUE(copy_kernel_applies(k, false, 0));
+    EXPECT_EQ(copy_kernel_applies(k, true, 0x01010101u), k != CopyKernel::memcpy2d);
+    EXPECT_EQ(copy_kernel_applies(k, false, 1), k != CopyKernel::memcpy2d);
+  }
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "floor/floor_report.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -19,16 +21,27 @@ double percent_of_copy(const FloorReport& r, double gbps) {
 
 std::string floor_report_json(const FloorReport& r) {
   json patterns = json::array();
-  for (const PatternTiming& t : r.patterns)
+  for (const PatternTiming& t : r.patterns) {
+    json copies = json::array();
+    for (const CopyTiming& c : t.copies)
+      copies.push_back({{"copy", copy_kernel_name(c.kernel)},
+                        {"runs_us", c.runs_us},
+                        {"median_us", c.median_us},
+                        {"gbps", c.gbps},
+                        {"pct_of_copy_bandwidth", percent_of_copy(r, c.gbps)}});
+    const CopyTiming& best = t.best();
     patterns.push_back({{"pattern", t.pattern.text()},
                         {"span_bytes", t.pattern.span_bytes},
                         {"row_bytes", t.pattern.row_bytes},
                         {"rows", t.rows},
                         {"bytes_moved", t.bytes_moved},
-                        {"runs_us", t.runs_us},
-                        {"median_us", t.median_us},
-                        {"gbps", t.gbps},
-                        {"pct_of_copy_bandwidth", percent_of_copy(r, t.gbps)}});
+                        {"copy", copy_kernel_name(best.kernel)},
+                        {"runs_us", best.runs_us},
+                        {"median_us", best.median_us},
+                        {"gbps", best.gbps},
+                        {"pct_of_copy_bandwidth", percent_of_copy(r, best.gbps)},
+                        {"copies", copies}});
+  }
   const json j{{"schema_version", kFloorSchemaVersion},
                {"tool", "rope-kv-bench"},
                {"tool_version", r.tool_version},
@@ -47,14 +60,30 @@ std::string floor_report_json(const FloorReport& r) {
 
 std::string floor_table_text(const FloorReport& r) {
   std::string out = fmt::format(
-      "{} ({} SMs): contiguous copy {:.0f} GB/s; {} MiB each way{}, cold, median of {}\n",
+      "{} ({} SMs): contiguous copy {:.0f} GB/s; {} MiB each way{}, cold, median of {}; the "
+      "fastest "
+      "copy kernel a pattern, then each kernel's % copy\n",
       r.device.name, r.device.sm_count, r.device.copy_bandwidth_gbps, r.request.moved_mib,
       r.request.in_place ? " in place" : "", kFloorProbeRuns);
-  out += fmt::format("{:>14} {:>12} {:>12} {:>10} {:>8}\n", "pattern", "rows", "median_us", "GB/s",
-                     "% copy");
-  for (const PatternTiming& t : r.patterns)
-    out += fmt::format("{:>14} {:>12} {:>12.1f} {:>10.0f} {:>8.1f}\n", t.pattern.text(), t.rows,
-                       t.median_us, t.gbps, percent_of_copy(r, t.gbps));
+  const std::vector<CopyKernel> kernels = all_copy_kernels();
+  out += fmt::format("{:>14} {:>12} {:>12} {:>10} {:>8} {:>12}", "pattern", "rows", "median_us",
+                     "GB/s", "% copy", "copy");
+  for (CopyKernel k : kernels)
+    out += fmt::format(" {:>11}", copy_kernel_name(k));
+  out += "\n";
+  for (const PatternTiming& t : r.patterns) {
+    const CopyTiming& best = t.best();
+    out += fmt::format("{:>14} {:>12} {:>12.1f} {:>10.0f} {:>8.1f} {:>12}", t.pattern.text(),
+                       t.rows, best.median_us, best.gbps, percent_of_copy(r, best.gbps),
+                       copy_kernel_name(best.kernel));
+    for (CopyKernel k : kernels) {
+      const auto c = std::find_if(t.copies.begin(), t.copies.end(),
+                                  [k](const CopyTiming& x) { return x.kernel == k; });
+      out += c == t.copies.end() ? fmt::format(" {:>11}", "-")
+                                 : fmt::format(" {:>11.1f}", percent_of_copy(r, c->gbps));
+    }
+    out += "\n";
+  }
   return out;
 }
 

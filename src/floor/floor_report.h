@@ -13,7 +13,8 @@
 
 namespace rkv {
 
-inline constexpr int kFloorSchemaVersion = 1;
+inline constexpr int kFloorSchemaVersion =
+    2;  // 2: each pattern timed with every copy kernel ("copies")
 
 struct FloorReport {
   std::string tool_version, git_revision, created_utc;
@@ -27,7 +28,8 @@ struct FloorReport {
 // Pretty JSON, newline-terminated.
 std::string floor_report_json(const FloorReport& r);
 
-// One line a pattern: rows, bytes a pass, median, GB/s and percent of the contiguous copy.
+// One line a pattern: rows, the fastest copy's median, GB/s, percent of the contiguous copy and
+// kernel, then every kernel's percent ("-" where it does not apply).
 std::string floor_table_text(const FloorReport& r);
 
 }  // namespace rkv
