@@ -15,6 +15,8 @@
 # 3. the never-slower cases round 65 moves (never-slower-moved-ll100.txt) ($OUT/ns-moved.tar.gz);
 # 4. issue 12's goals on HEAD's kernels (results/h200/wave24/calls/goals.sh; $OUT/goals.tar.gz);
 # 5. rounds 62-64's A/B in one round if at most 390 s have gone ($OUT/ab.tar.gz).
+# S51_END (default 585): the second of the call by which every step has ended, for a call given a
+# shorter timeout_s than 600.
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "card: $card"
 tar -xJf dist/w71.tar.xz || { echo "call-s51-2: cannot unpack dist/w71.tar.xz"; exit 4; }
@@ -52,10 +54,11 @@ python3 scripts/check_never_slower.py "$OUT/ns-moved/ns-moved.json" >"$OUT/ns-mo
 echo "check: exit $?"; tail -3 "$OUT/ns-moved/check.txt"
 tar -C "$OUT" -czf "$OUT/ns-moved.tar.gz" ns-moved && rm -rf "${OUT:?}/ns-moved"
 GOALS_TARBALL=dist/w71.tar.xz GOALS_DIR=s96 bash results/h200/wave24/calls/goals.sh
-if ((SECONDS <= 390)); then
+end=${S51_END:-585}
+if ((SECONDS <= end - 195)); then
   ADOPTED_STEPS=info AB_ROUNDS=1 AB_MIN_GAIN=3 AB_PREFER="exp-whl exp-twg exp-tw63" \
     AB_CASES=results/h200/wave35/calls/rounds-62-64-cases.txt \
-    timeout --signal=INT $((585 - SECONDS)) bash scripts/ab_call.sh dist/w67.tar.xz s92 ab
+    timeout --signal=INT $((end - SECONDS)) bash scripts/ab_call.sh dist/w67.tar.xz s92 ab
   echo "rounds 62-64: adopted $(tar -xzf "$OUT/ab.tar.gz" -O ab/adopted.txt 2>/dev/null || echo unknown)"
 else
   echo "rounds 62-64: skipped, $SECONDS s gone"
