@@ -17,7 +17,7 @@ lacks a case's pattern.
 """
 import sys
 
-from report_json import fail_input, load_json, load_report
+from report_json import fail_input, load_json_or_fail, load_report
 
 PROG = "mla_ceiling"
 MLA_Q_HEAD = 192  # elements: 128 nope + 64 rope dims
@@ -26,12 +26,7 @@ ELEMENT_BYTES = {"bf16": 2, "fp16": 2, "fp32": 4}
 
 
 def load_floor(path):
-    try:
-        floor = load_json(path)
-    except OSError as e:
-        fail_input(PROG, path, e.strerror or str(e))
-    except ValueError as e:
-        fail_input(PROG, path, str(e))
+    floor = load_json_or_fail(PROG, path)
     if not isinstance(floor, dict) or floor.get("command") != "floor":
         fail_input(PROG, path, "not a rope-kv-bench floor report")
     if not floor.get("in_place"):

@@ -37,15 +37,20 @@ def load_json(path):
         raise ValueError(f"not JSON ({e})") from e
 
 
-def load_report(prog, path):
-    """The report as a dict with a `cases` list; refuses unreadable files, non-JSON and anything
-    that is not a rope-kv-bench report."""
+def load_json_or_fail(prog, path):
+    """load_json, refusing an unreadable file or one that is not JSON with fail_input's line."""
     try:
-        report = load_json(path)
+        return load_json(path)
     except OSError as e:
         fail_input(prog, path, e.strerror or str(e))
     except ValueError as e:
         fail_input(prog, path, str(e))
+
+
+def load_report(prog, path):
+    """The report as a dict with a `cases` list; refuses unreadable files, non-JSON and anything
+    that is not a rope-kv-bench report."""
+    report = load_json_or_fail(prog, path)
     if not isinstance(report, dict) or report.get("tool") != "rope-kv-bench":
         fail_input(prog, path, "not a rope-kv-bench report")
     if not isinstance(report.get("cases"), list):

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-from script_checks import check, committed_h200_report, run_script
+from script_checks import check, committed_h200_report, run_script, write_json
 
 SOURCE = sys.argv[1]
 CLI = sys.argv[2] if len(sys.argv) > 2 else None  # rope-kv-bench: configs/floor-line.json's plan
@@ -21,10 +21,7 @@ tmp = tempfile.mkdtemp()
 
 
 def write(name, report):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        json.dump(report, f)
-    return path
+    return write_json(tmp, name, report)
 
 
 def run(*args):

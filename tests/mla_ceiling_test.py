@@ -11,7 +11,7 @@ import re
 import sys
 import tempfile
 
-from script_checks import check, run_script
+from script_checks import check, run_script, write_json
 
 SOURCE = sys.argv[1]
 SCRIPT = os.path.join(SOURCE, "scripts", "mla_ceiling.py")
@@ -22,10 +22,7 @@ tmp = tempfile.mkdtemp()
 
 
 def write(name, doc):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    return path
+    return write_json(tmp, name, doc)
 
 
 with open(FLOOR) as f:

@@ -12,6 +12,14 @@ def run_script(script, *args):
     return p.returncode, p.stdout, p.stderr
 
 
+def write_json(directory, name, doc):
+    """DIRECTORY/NAME holding DOC as JSON; its path."""
+    path = os.path.join(directory, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
 def check(cond, what):
     if not cond:
         print("FAIL:", what)

@@ -43,16 +43,9 @@ echo "mla cold: exit $? ($SECONDS s)"
 cat "$OUT/floor/floor-copy.txt" "$OUT/floor/floor-in-place.txt"; tail -8 "$OUT/floor/mla-cold.txt"
 tar -C "$OUT" -czf "$OUT/floor.tar.gz" floor && rm -rf "${OUT:?}/floor"
 [[ $card == *H200* ]] || { echo "call-s51-2 done on $card ($SECONDS s)"; exit 0; }
-mkdir -p "$OUT/ns-moved"
-mapfile -t cases < results/h100/wave37/calls/never-slower-moved-ll100.txt
-args=()
-for c in "${cases[@]}"; do args+=(--case "$c"); done
-timeout --signal=INT 200 s96/rope-kv-bench bench --config configs/never-slower.json "${args[@]}" \
-  --json "$OUT/ns-moved/ns-moved.json" >"$OUT/ns-moved/ns.txt" 2>&1
+OUT=$OUT bash scripts/never_slower_cases.sh s96/rope-kv-bench \
+  results/h100/wave37/calls/never-slower-moved-ll100.txt ns-moved
 echo "ns-moved: exit $? ($SECONDS s)"
-python3 scripts/check_never_slower.py "$OUT/ns-moved/ns-moved.json" >"$OUT/ns-moved/check.txt" 2>&1
-echo "check: exit $?"; tail -3 "$OUT/ns-moved/check.txt"
-tar -C "$OUT" -czf "$OUT/ns-moved.tar.gz" ns-moved && rm -rf "${OUT:?}/ns-moved"
 GOALS_TARBALL=dist/w71.tar.xz GOALS_DIR=s96 bash results/h200/wave24/calls/goals.sh
 end=${S51_END:-585}
 if ((SECONDS <= end - 195)); then
