@@ -22,7 +22,7 @@ struct CopyTiming {
 struct PatternTiming {
   CopyPattern pattern;
   std::int64_t rows = 0;
-  std::int64_t bytes_moved = 0;    // read + written by one pass
+  std::int64_t bytes_moved = 0;  // read + written by one pass
   // One a kernel that applies, in all_copy_kernels() order; never empty, since tile4 applies to
   // every copy.
   std::vector<CopyTiming> copies;
