@@ -1,5 +1,7 @@
 #include "floor/strided_copy.h"
 
+#include <algorithm>
+
 namespace rkv {
 namespace {
 
@@ -54,20 +56,6 @@ __global__ void __launch_bounds__(kThreads)
                                   vectors, span_vectors, row_vectors, flip);
 }
 
-// One resident wave of the grid-stride kernel on the current device, at most the tiles there are.
-cudaError_t grid_stride_ctas(std::int64_t tiles, unsigned* ctas) {
-  int device = 0, sms = 0, per_sm = 0;
-  cudaError_t e = cudaGetDevice(&device);
-  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (e == cudaSuccess)
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, grid_stride_copy_kernel, kThreads,
-                                                      0);
-  if (e != cudaSuccess) return e;
-  const std::int64_t wave = std::int64_t{sms} * (per_sm > 0 ? per_sm : 1);
-  *ctas = static_cast<unsigned>(tiles < wave ? tiles : wave);
-  return cudaSuccess;
-}
-
 template <int VECTORS>
 unsigned tiles_of(std::int64_t vectors) {
   constexpr std::int64_t per_tile = std::int64_t{kThreads} * VECTORS;
@@ -76,8 +64,21 @@ unsigned tiles_of(std::int64_t vectors) {
 
 }  // namespace
 
+cudaError_t grid_stride_resident_ctas(int* ctas) {
+  int device = 0, sms = 0, per_sm = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (e == cudaSuccess)
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, grid_stride_copy_kernel, kThreads,
+                                                      0);
+  if (e != cudaSuccess) return e;
+  *ctas = sms * (per_sm > 0 ? per_sm : 1);
+  return cudaSuccess;
+}
+
 cudaError_t launch_strided_copy(const void* src, void* dst, std::int64_t rows, CopyPattern p,
-                                std::uint32_t flip, cudaStream_t stream, CopyKernel k) {
+                                std::uint32_t flip, cudaStream_t stream, CopyKernel k,
+                                int resident_ctas) {
   const bool aligned = reinterpret_cast<std::uintptr_t>(src) % 16 == 0 &&
                        reinterpret_cast<std::uintptr_t>(dst) % 16 == 0;
   if (!aligned || rows < 1 || p.span_bytes < 16 || p.span_bytes % 16 != 0 ||
@@ -101,10 +102,11 @@ cudaError_t launch_strided_copy(const void* src, void* dst, std::int64_t rows, C
           <<<tiles_of<8>(vectors), kThreads, 0, stream>>>(in, out, n, span, row, flip);
       break;
     case CopyKernel::grid_stride: {
-      unsigned ctas = 0;
-      if (const cudaError_t e = grid_stride_ctas(tiles_of<kGridStrideVectors>(vectors), &ctas);
-          e != cudaSuccess)
-        return e;
+      if (resident_ctas <= 0)
+        if (const cudaError_t e = grid_stride_resident_ctas(&resident_ctas); e != cudaSuccess)
+          return e;
+      const unsigned tiles = tiles_of<kGridStrideVectors>(vectors);
+      const unsigned ctas = std::min(tiles, static_cast<unsigned>(resident_ctas));
       grid_stride_copy_kernel<<<ctas, kThreads, 0, stream>>>(in, out, n, span, row, flip);
       break;
     }

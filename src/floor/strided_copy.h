@@ -20,9 +20,14 @@ inline constexpr std::int64_t kMaxStridedCopyVectors = (std::int64_t{1} << 31) -
 // span of `src` is XORed with `flip` and stored at the same offset of `dst`, which may be `src`
 // (in place; a non-zero flip then makes every store change memory, as a rotation does). Both
 // pointers 16-byte aligned. Returns the launch's error (cudaErrorInvalidValue for a bad argument,
-// memcpy2d asked to work in place or to flip included).
+// memcpy2d asked to work in place or to flip included). `resident_ctas`: grid_stride's one wave
+// (grid_stride_resident_ctas); <= 0 asks the device at the launch, which a timed launch must not
+// (the queries would sit between its events).
 cudaError_t launch_strided_copy(const void* src, void* dst, std::int64_t rows, CopyPattern p,
                                 std::uint32_t flip, cudaStream_t stream,
-                                CopyKernel k = CopyKernel::tile4);
+                                CopyKernel k = CopyKernel::tile4, int resident_ctas = 0);
+
+// The CTAs of one resident wave of the grid_stride kernel on the current device.
+cudaError_t grid_stride_resident_ctas(int* ctas);
 
 }  // namespace rkv
