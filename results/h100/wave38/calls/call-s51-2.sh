@@ -42,7 +42,9 @@ timeout 120 s97/rope-kv-bench bench --mode cold --tokens 65536 --heads mla:16,ml
 echo "mla cold: exit $? ($SECONDS s)"
 cat "$OUT/floor/floor-copy.txt" "$OUT/floor/floor-in-place.txt"; tail -8 "$OUT/floor/mla-cold.txt"
 tar -C "$OUT" -czf "$OUT/floor.tar.gz" floor && rm -rf "${OUT:?}/floor"
-[[ $card == *H200* ]] || { echo "call-s51-2 done on $card ($SECONDS s)"; exit 0; }
+# S51_ANY_CARD_ONLY=1: stop here on any card (call-s52-1.sh runs the H200 steps in its own order).
+[[ $card == *H200* && ${S51_ANY_CARD_ONLY:-0} != 1 ]] ||
+  { echo "call-s51-2 done on $card ($SECONDS s)"; exit 0; }
 OUT=$OUT bash scripts/never_slower_cases.sh s97/rope-kv-bench \
   results/h100/wave37/calls/never-slower-moved-ll100.txt ns-moved
 echo "ns-moved: exit $? ($SECONDS s)"

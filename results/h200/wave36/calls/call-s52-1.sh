@@ -8,31 +8,8 @@
 # copy kernels and the eight bf16 MLA cells at 65k. On an H200 then: the goals
 # ($OUT/goals.tar.gz), the never-slower moved cases ($OUT/ns-moved.tar.gz), rounds 62-64 in one
 # round if 195 s are left ($OUT/ab.tar.gz).
+S51_ANY_CARD_ONLY=1 bash results/h100/wave38/calls/call-s51-2.sh || exit
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-echo "card: $card"
-tar -xJf dist/w72.tar.xz || { echo "call-s52-1: cannot unpack dist/w72.tar.xz"; exit 4; }
-chmod +x s97/rope-kv-bench s97/rkv_tests
-OUT=$OUT bash scripts/device_gpu_tests.sh s97/rkv_tests /work/main gpu-tests
-echo "gpu tests: exit $? ($SECONDS s)"
-# The CLI test runs the executable at the path it was built with (/work/main, linked above).
-mkdir -p build "$OUT/cli" && cp s97/rope-kv-bench build/rope-kv-bench
-timeout 120 s97/rkv_tests --gtest_filter='CliProcess.Gpu*' >"$OUT/cli/cli-gpu-tests.txt" 2>&1
-echo "cli gpu tests: exit $? ($SECONDS s)"; tail -3 "$OUT/cli/cli-gpu-tests.txt"
-tar -C "$OUT" -czf "$OUT/cli.tar.gz" cli && rm -rf "${OUT:?}/cli"
-mkdir -p "$OUT/floor"
-patterns=128/384,384/384,128/256,256/256,1152/1152
-timeout 120 s97/rope-kv-bench floor --patterns $patterns --json "$OUT/floor/floor-copy.json" \
-  >"$OUT/floor/floor-copy.txt" 2>&1
-echo "floor: exit $? ($SECONDS s)"
-timeout 120 s97/rope-kv-bench floor --patterns $patterns --in-place \
-  --json "$OUT/floor/floor-in-place.json" >"$OUT/floor/floor-in-place.txt" 2>&1
-echo "floor in place: exit $? ($SECONDS s)"
-timeout 120 s97/rope-kv-bench bench --mode cold --tokens 65536 --heads mla:16,mla:128 \
-  --style neox,gptj --cache-dtype auto,fp8_e4m3 --dtype bf16 --json "$OUT/floor/mla-cold.json" \
-  >"$OUT/floor/mla-cold.txt" 2>&1
-echo "mla cold: exit $? ($SECONDS s)"
-cat "$OUT/floor/floor-copy.txt" "$OUT/floor/floor-in-place.txt"; tail -8 "$OUT/floor/mla-cold.txt"
-tar -C "$OUT" -czf "$OUT/floor.tar.gz" floor && rm -rf "${OUT:?}/floor"
 [[ $card == *H200* ]] || { echo "call-s52-1 done on $card ($SECONDS s)"; exit 0; }
 GOALS_TARBALL=dist/w72.tar.xz GOALS_DIR=s97 bash results/h200/wave24/calls/goals.sh
 end=${S52_END:-585}
