@@ -13,7 +13,8 @@
 # rounds-62-64-cases.txt are timed together (round 63's cases are canaries now). Then, while
 # S53_END (default 585 s) leaves 120 s, the adopted build's 48 mla:16 never-slower cases,
 # recounted against session 46's survey ($OUT/ns-adopted.tar.gz).
-# H200 only: on another card it says so and stops (exit 3; ANY_CARD=1 runs it anyway).
+# H200 only: on another card it says so and stops (exit 3; ANY_CARD=1 runs the A/B and the
+# adopted build's matrix and sanitizer anyway, without the never-slower recount).
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "card: $card"
 [[ $card == *H200* || ${ANY_CARD:-0} == 1 ]] ||
@@ -25,7 +26,8 @@ ADOPTED_STEPS="info matrix sanitize" AB_ROUNDS=${AB_ROUNDS:-2} AB_MIN_GAIN=3 \
 adopted=$(tar -xzf "$OUT/ab.tar.gz" -O ab/adopted.txt 2>/dev/null || echo unknown)
 echo "rounds 62 and 64: adopted $adopted ($SECONDS s)"
 bin=$(pwd)/s99/$adopted
-if [[ -x $bin/rope-kv-bench ]] && ((SECONDS <= end - 120)); then
+# The survey it is recounted against is the H200's: on another card the step is left out.
+if [[ $card == *H200* && -x $bin/rope-kv-bench ]] && ((SECONDS <= end - 120)); then
   mkdir -p "$OUT/ns-adopted"
   timeout $((end - SECONDS - 10)) "$bin/rope-kv-bench" bench --config configs/never-slower.json \
     --heads mla:16 --json "$OUT/ns-adopted/ns-mla16.json" >"$OUT/ns-adopted/ns-mla16.txt" 2>&1
