@@ -20,7 +20,7 @@ echo "card: $card"
 [[ $card == *H200* || ${ANY_CARD:-0} == 1 ]] ||
   { echo "not an H200: rounds 62 and 64 are judged on the H200"; exit 3; }
 end=${S53_END:-585}
-ADOPTED_STEPS="info matrix sanitize" AB_ROUNDS=${AB_ROUNDS:-2} AB_MIN_GAIN=3 \
+ADOPTED_STEPS=${ADOPTED_STEPS:-info matrix sanitize} AB_ROUNDS=${AB_ROUNDS:-2} AB_MIN_GAIN=3 \
   AB_PREFER="exp-whl exp-twg" AB_CASES=results/h200/wave35/calls/rounds-62-64-cases.txt \
   timeout --signal=INT $((end - SECONDS)) bash scripts/ab_call.sh dist/w74.tar.xz s99 ab
 adopted=$(tar -xzf "$OUT/ab.tar.gz" -O ab/adopted.txt 2>/dev/null || echo unknown)
