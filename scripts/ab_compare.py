@@ -2,8 +2,8 @@
 """The kernel A/B rule (results/NOTES.md) over bench reports of a base and an experiment build.
 
     scripts/ab_compare.py --base BASE.json [--base BASE-AGAIN.json] --exp EXP.json
-                          [--subset IDS.txt | --subset moved] [--max-slower PCT]
-                          [--min-gain PCT | --no-gain-asked]
+                          [--subset IDS.txt | --subset moved] [--only IDS.txt]
+                          [--max-slower PCT] [--min-gain PCT | --no-gain-asked]
                           [--variant NAME]
 
 Each of BASE, BASE-AGAIN and EXP may be several reports of one run joined by commas (an A/B over
@@ -20,6 +20,13 @@ that are listed for the confirmation re-run (5 passes, exp / base / exp) instead
 --no-gain-asked leaves the per-case limit alone to decide: the pair's check, where a change that
 is not about the pair must not slow it and cannot be asked to speed it up (with --min-gain 0 an
 untouched pair fails on noise half the time).
+
+--only leaves every case not listed (one id per line) out of the comparison altogether: the
+per-case limit, the mean and the launch line see only the listed ones. It is for a round derived
+from another build's run: a build that launches the measured experiment's kernel on the listed
+cases (the same instantiation, the same grid) and the base's everywhere else is judged on those
+cases of the experiment's reports, since its other launches are the base's own (session 55: round
+66 launches round 64's kernel only from two waves).
 
 Where both the base's (first) and the experiment's reports record the fused kernel's launch
 (cases[].fused_launch: bench reports from session 19 on), a case whose kernel, unit order or CTA
@@ -137,6 +144,8 @@ def main():
     ap.add_argument("--exp", required=True, help="experiment report")
     ap.add_argument("--subset", help="file of case ids the gain is judged on, or 'moved': the "
                     "cases whose fused launch differs between base and experiment")
+    ap.add_argument("--only", help="file of case ids: compare these cases alone, every other "
+                    "case left out (a round derived from the experiment's run)")
     ap.add_argument("--max-slower", type=float, default=2.0, help="percent (default 2)")
     gain_rule = ap.add_mutually_exclusive_group()
     gain_rule.add_argument("--min-gain", type=float, default=1.0, help="percent (default 1)")
@@ -155,6 +164,16 @@ def main():
     keys = [k for k in exp if all(k in b for b in bases)]
     if not keys:
         fail_input("ab_compare", args.exp, "no case in common with the base report(s)")
+    if args.only:
+        only = load_subset(args.only)
+        measured = len(keys)
+        keys = [k for k in keys if k[0] in only]
+        if not keys:
+            fail_input("ab_compare", args.only, "no listed case is in both the base and the "
+                       "experiment reports")
+        missing = len(only - {k[0] for k in keys})
+        print(f"only: {len(keys)} of {measured} measured cases compared ({args.only})" +
+              (f"; {missing} listed but not measured" if missing else ""))
     base_launch, exp_launch = load_launches(args.base[0]), load_launches(args.exp)
     if args.subset == "moved":
         if not any(k in base_launch and k in exp_launch for k in keys):

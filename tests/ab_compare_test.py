@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/ab_compare.py (the kernel A/B rule) on a committed H200 report as the base and copies
 of it with the fused medians scaled per case: each verdict (adopt, reject, confirm), the subset
-the gain is judged on, the pair column, and unreadable inputs."""
+the gain is judged on, the cases --only compares, the pair column, and unreadable inputs."""
 import json
 import os
 import random
@@ -220,6 +220,49 @@ check(f"headroom: {len(half)} of {len(half)} judged case(s) ran the base at 93 %
 code, out, _ = run("--base", everything_high, "--exp", mixed, "--variant", "pair",
                    "--no-gain-asked")
 check("headroom:" not in out, f"the pair's check gets no headroom line: {out[-300:]}")
+
+# --only: a round derived from the experiment's run is compared on the listed cases alone. The
+# listed cases a fresh 4-8 % faster, one unlisted case 10 % slower and the rest unchanged: with
+# --only it adopts (the slow case is the base's own launch in that round), without it rejects.
+listed = set(rng.sample(range(len(ids)), max(2, len(ids) // 4)))
+unlisted_slow = rng.choice([i for i in range(len(ids)) if i not in listed])
+listed_gain = rng.uniform(0.92, 0.96)
+derived = scaled("derived", lambda i: listed_gain if i in listed else
+                 (1.10 if i == unlisted_slow else 1.0))
+only_file = os.path.join(tmp, "only.txt")
+with open(only_file, "w") as f:
+    f.write("# the derived round's own launches\n" + "".join(ids[i] + "\n" for i in sorted(listed)))
+code, out, err = run("--base", REPORT, "--exp", derived, "--only", only_file, "--min-gain", "3",
+                     "--max-slower", "4")
+check(code == 0 and f"only: {len(listed)} of {len(ids)} measured cases compared" in out,
+      f"--only adopts on the listed cases: {code} {out[-400:]} {err}")
+rows = [line.split()[0] for line in out.splitlines() if line.split() and line.split()[0] in ids]
+check(sorted(rows) == sorted(ids[i] for i in listed) and ids[unlisted_slow] not in rows,
+      f"only the listed cases are printed: {len(rows)}")
+code, out, err = run("--base", REPORT, "--exp", derived, "--min-gain", "3", "--max-slower", "4")
+check(code == 1 and "SLOWER" in out, f"without --only the unlisted loss rejects: {code} {out[-300:]}")
+listed_slow = scaled("listed-slow", lambda i: 1.10 if i == min(listed) else listed_gain)
+code, out, err = run("--base", REPORT, "--exp", listed_slow, "--only", only_file, "--min-gain", "3")
+check(code == 1 and "SLOWER" in out, f"a listed case 10 % slower still rejects: {code} {out[-300:]}")
+# With --subset inside it: the mean is judged on the subset, the limit on every listed case.
+one_listed = os.path.join(tmp, "one-listed.txt")
+with open(one_listed, "w") as f:
+    f.write(ids[min(listed)] + "\n")
+code, out, err = run("--base", REPORT, "--exp", derived, "--only", only_file, "--subset",
+                     one_listed, "--min-gain", "3")
+check(code == 0 and "subset: 1 cases judged" in out, f"--subset within --only: {code} {out[-300:]}")
+with open(only_file, "a") as f:
+    f.write("no-such-case|N=1\n")
+code, out, err = run("--base", REPORT, "--exp", derived, "--only", only_file, "--min-gain", "3")
+check("1 listed but not measured" in out, f"a listed case not measured is counted: {out[:300]}")
+nothing = os.path.join(tmp, "nothing.txt")
+with open(nothing, "w") as f:
+    f.write("no-such-case|N=1\n")
+code, out, err = run("--base", REPORT, "--exp", derived, "--only", nothing)
+check(code == 2 and "no listed case" in err and len(err.strip().splitlines()) == 1,
+      f"--only naming no measured case: {code} {err}")
+code, out, err = run("--base", REPORT, "--exp", derived, "--only", os.path.join(tmp, "absent.txt"))
+check(code == 2 and len(err.strip().splitlines()) == 1, f"--only file missing: {code} {err}")
 
 # Inputs that are not reports: one line on stderr, exit 2.
 junk = os.path.join(tmp, "junk.json")

@@ -236,21 +236,24 @@ TEST(CommittedConfigs, FullMatrixCoversTheValidationMatrix) {
       if (c.id().find(text) != std::string::npos) return true;
     return false;
   };
-  for (const char* text : {"slots=padded", "slots=all_invalid", "slots=rope_only", "scale=head",
-                           "qout=separate", "kout=cache_only", "cs=fp32", "|hbs|", "|packed_sbh|",
-                           "fp32|", "mla:16|neox", "mla:16|gptj", "fp8_e5m2", "32x1x128", "8x8x256",
-                           "32x8x80|gptj|packed_hnd|N=16384|rot=40", "bs=64",
-                           // role-major units: q pass-through segment and MLA, flat and strided
-                           "32x8x128|neox|nhd|N=4099|rot=64|qout=separate",
-                           "fp8_e4m3|32x8x128|neox|nhd|N=4099|rot=32|qout=separate",
-                           "mla:16|neox|nhd|N=4099|rot=32", "mla:128|neox|nhd|N=7|rot=32",
-                           // MLA full rotary beyond decode sizes, every cache dtype and slot mode
-                           "fp8_e5m2|mla:128|gptj|nhd|N=4099", "fp8_e4m3|mla:16|gptj|nhd|N=4099|",
-                           "fp8_e4m3|mla:16|neox|nhd|N=4099|slots=all_invalid",
-                           "fp32|fp8_e4m3|mla:16|gptj|nhd|N=4099", "mla:16|gptj|nhd|N=4099|bs=1",
-                           // neox unit grids with an fp32 table beyond decode sizes
-                           "fp16|fp8_e4m3|32x8x128|neox|nhd|N=16384|rot=64|cs=fp32",
-                           "bf16|auto|mla:16|neox|nhd|N=16384|cs=fp32"})
+  for (const char* text :
+       {"slots=padded", "slots=all_invalid", "slots=rope_only", "scale=head", "qout=separate",
+        "kout=cache_only", "cs=fp32", "|hbs|", "|packed_sbh|", "fp32|", "mla:16|neox",
+        "mla:16|gptj", "fp8_e5m2", "32x1x128", "8x8x256", "32x8x80|gptj|packed_hnd|N=16384|rot=40",
+        "bs=64",
+        // role-major units: q pass-through segment and MLA, flat and strided
+        "32x8x128|neox|nhd|N=4099|rot=64|qout=separate",
+        "fp8_e4m3|32x8x128|neox|nhd|N=4099|rot=32|qout=separate", "mla:16|neox|nhd|N=4099|rot=32",
+        "mla:128|neox|nhd|N=7|rot=32",
+        // MLA full rotary beyond decode sizes, every cache dtype and slot mode
+        "fp8_e5m2|mla:128|gptj|nhd|N=4099", "fp8_e4m3|mla:16|gptj|nhd|N=4099|",
+        "fp8_e4m3|mla:16|neox|nhd|N=4099|slots=all_invalid", "fp32|fp8_e4m3|mla:16|gptj|nhd|N=4099",
+        "mla:16|gptj|nhd|N=4099|bs=1",
+        // mla:16 gpt-j with fp8 caches past two waves of the token warp
+        "bf16|fp8_e4m3|mla:16|gptj|nhd|N=8192", "fp16|fp8_e5m2|mla:16|gptj|nhd|N=8192",
+        // neox unit grids with an fp32 table beyond decode sizes
+        "fp16|fp8_e4m3|32x8x128|neox|nhd|N=16384|rot=64|cs=fp32",
+        "bf16|auto|mla:16|neox|nhd|N=16384|cs=fp32"})
     EXPECT_TRUE(has(text)) << text;
 }
 

@@ -1,5 +1,5 @@
 // A fake CUDA runtime for scripts/launch_trace/compare.sh: records each launch (kernel name, grid,
-// block, the unit kernels' third argument or the row-warp kernel's fourth) and answers occupancy
+// block, and the unit kernels' third argument, their total units) and answers occupancy
 // (FAKE_OCC: a number, or "hash" for 8-16 a kernel by name and FAKE_SEED) and the SM count
 // (FAKE_SMS). Only the symbols nvcc -cudart none leaves undefined in kernels/.
 #include <cuda_runtime_api.h>
@@ -45,16 +45,13 @@ cudaError_t __cudaGetKernel(cudaKernel_t* k, const void* f) {
 static void record(const void* f, dim3 g, dim3 b, void** args, const char* how) {
   auto it = names().find(f);
   std::string n = it == names().end() ? "?" : it->second;
-  // the third argument: total units (int64) of the unit kernels; the fourth: the row-warp lanes
+  // The third argument where it is the unit kernels' total units (an int64 after the WorkPlan:
+  // "...WorkPlanEl..." in the mangled name). The token-warp, row-warp and compact decode kernels
+  // take two arguments, and reading a third past them crashed the trace (session 55).
   long long a2 = 0;
-  unsigned a3 = 0;
-  if (n.find("row_warp") != std::string::npos)
-    std::memcpy(&a3, args[3], 4);
-  else
-    std::memcpy(&a2, args[2], 8);
+  if (n.find("WorkPlanEl") != std::string::npos) std::memcpy(&a2, args[2], 8);
   char buf[600];
-  std::snprintf(buf, sizeof buf, "%s grid=%u block=%u a2=%lld a3=%u %s", n.c_str(), g.x, b.x, a2,
-                a3, how);
+  std::snprintf(buf, sizeof buf, "%s grid=%u block=%u a2=%lld %s", n.c_str(), g.x, b.x, a2, how);
   g_last = buf;
 }
 cudaError_t __cudaLaunchKernel(cudaKernel_t k, dim3 g, dim3 b, void** args, size_t, cudaStream_t) {
